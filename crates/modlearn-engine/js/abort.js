@@ -1,0 +1,88 @@
+// AbortController and AbortSignal, which mods receive as `letta.signal` and
+// `ctx.signal`. A small EventTarget-shaped implementation: enough for
+// `aborted`, `reason`, `onabort`, listeners and `throwIfAborted`.
+
+const kAbort = Symbol("abort");
+
+/** The signal half of an AbortController. */
+export class AbortSignal {
+  #aborted = false;
+  #reason = undefined;
+  #listeners = [];
+  onabort = null;
+
+  get aborted() {
+    return this.#aborted;
+  }
+  get reason() {
+    return this.#reason;
+  }
+  addEventListener(type, listener, options) {
+    if (type !== "abort" || listener == null) return;
+    if (this.#listeners.some((entry) => entry.listener === listener)) return;
+    this.#listeners.push({ listener, once: Boolean(options && options.once) });
+  }
+  removeEventListener(type, listener) {
+    if (type !== "abort") return;
+    this.#listeners = this.#listeners.filter((entry) => entry.listener !== listener);
+  }
+  /** Number of abort listeners still attached (lifecycle checks read it). */
+  get listenerCount() {
+    return this.#listeners.length;
+  }
+  throwIfAborted() {
+    if (this.#aborted) throw this.#reason;
+  }
+  [kAbort](reason) {
+    if (this.#aborted) return;
+    this.#aborted = true;
+    this.#reason = reason === undefined ? abortError("This operation was aborted") : reason;
+    const event = { type: "abort", target: this };
+    const listeners = this.#listeners;
+    this.#listeners = listeners.filter((entry) => !entry.once);
+    if (typeof this.onabort === "function") this.onabort.call(this, event);
+    for (const { listener } of listeners) {
+      if (typeof listener === "function") listener.call(this, event);
+      else if (listener && typeof listener.handleEvent === "function") listener.handleEvent(event);
+    }
+  }
+  static abort(reason) {
+    const controller = new AbortController();
+    controller.abort(reason);
+    return controller.signal;
+  }
+  static any(signals) {
+    const controller = new AbortController();
+    for (const signal of signals) {
+      if (signal.aborted) {
+        controller.abort(signal.reason);
+        break;
+      }
+      signal.addEventListener("abort", () => controller.abort(signal.reason), { once: true });
+    }
+    return controller.signal;
+  }
+}
+
+/** Creates signals and aborts them. */
+export class AbortController {
+  #signal = new AbortSignal();
+  get signal() {
+    return this.#signal;
+  }
+  abort(reason) {
+    this.#signal[kAbort](reason);
+  }
+}
+
+function abortError(message) {
+  const error = new Error(message);
+  error.name = "AbortError";
+  return error;
+}
+
+/** Puts AbortController and AbortSignal on the global object. */
+export function installAbort(global) {
+  global.AbortController = AbortController;
+  global.AbortSignal = AbortSignal;
+}

@@ -1,0 +1,110 @@
+// Diagnostics as Letta Code records them (phase, severity rules, hints), plus
+// modlearn's `fault`: what kind of failure it was (an exception, a timeout,
+// running out of memory, ...), so a report can say more than "it threw".
+
+/** Phases Letta produces, plus modlearn's own (`timer`, `unhandled_rejection`). */
+export const PHASES = Object.freeze([
+  "package_manifest", "legacy_extension", "deprecated_api", "transpile", "import", "activate",
+  "command_override", "command.run", "event", "tool.isEnabled", "tool.run", "permission.isEnabled",
+  "permission.check", "report", "stale_handle", "dispose", "timer", "unhandled_rejection",
+]);
+
+/** Letta's effective severity: most phases are always errors. */
+export function effectiveSeverity(phase, severity) {
+  if (phase === "command_override") return "warning";
+  if (phase === "deprecated_api" || phase === "legacy_extension") return severity ?? "warning";
+  if (phase === "report") return severity ?? "error";
+  return "error";
+}
+
+const DEPRECATED_HINTS = {
+  "letta.getContext":
+    "letta.getContext() was removed. Handlers, tools, commands and panels receive ctx as an argument: read ctx.cwd, ctx.agent, ctx.model there.",
+  "ctx.getContext":
+    "ctx.getContext() was removed. ctx already is the context: read its fields (ctx.cwd, ctx.agent, ctx.model) directly.",
+  api: "This API was removed from the mod runtime. Use letta.ui.openPanel({ id, render, order }) for status lines and panels.",
+  other: "This part of the mod API was removed. Check the mod API guide for its replacement.",
+};
+
+const FAULT_HINTS = {
+  timeout: "Mod code must finish within the time budget. Look for a loop that never ends or work that grows without bound.",
+  out_of_memory: "The mod allocated more memory than the engine allows. Look for collections that grow without bound.",
+  stack_overflow: "The call stack overflowed. Look for recursion without a base case.",
+  never_settled: "A promise the host awaited can never settle: nothing is left that could resolve it. Resolve or reject every promise you return.",
+  host_access: "Mods run without filesystem, network, environment or process access. Use the letta handle and ctx instead.",
+  unhandled_rejection: "A promise rejected and nothing handled it. Await it or attach a .catch().",
+};
+
+/** Letta's hint for a diagnostic, or modlearn's for its faults. */
+export function hintFor(phase, capability, message, fault) {
+  if (phase === "deprecated_api") {
+    if (capability && capability.kind === "api") {
+      return DEPRECATED_HINTS[capability.id] ?? DEPRECATED_HINTS.api;
+    }
+    return DEPRECATED_HINTS.other;
+  }
+  const lower = String(message).toLowerCase();
+  if (
+    lower.includes("getcontext") &&
+    ["not a function", "undefined", "cannot read", "no longer available"].some((s) => lower.includes(s))
+  ) {
+    return "Dynamic context is now passed as ctx to handlers, tools, commands and panels; getContext() no longer exists.";
+  }
+  return FAULT_HINTS[fault];
+}
+
+/** Classifies a thrown value into a modlearn fault kind. */
+export function classifyFault(error) {
+  if (error && typeof error === "object") {
+    const message = String(error.message ?? "");
+    if (error.name === "HostAccessError" || message.includes("modlearn runs mods without host access")) {
+      return "host_access";
+    }
+    if (/stack overflow|maximum call stack/i.test(message)) return "stack_overflow";
+    if (/out of memory/i.test(message)) return "out_of_memory";
+  }
+  return "exception";
+}
+
+function messageOf(error) {
+  if (error instanceof Error) return error.message;
+  if (error && typeof error === "object" && typeof error.message === "string") return error.message;
+  try {
+    return typeof error === "string" ? error : JSON.stringify(error) ?? String(error);
+  } catch {
+    return String(error);
+  }
+}
+
+/**
+ * Builds the report form of a diagnostic (Letta's report entry fields plus
+ * `fault`). `timestamp` comes from the virtual clock, so it is reproducible.
+ */
+export function makeDiagnostic({ owner, phase, error, capability, severity, fault, now }) {
+  const message = messageOf(error);
+  const kind = fault ?? classifyFault(error);
+  const isError = error instanceof Error;
+  const diagnostic = {
+    capability: capability ?? undefined,
+    errorName: isError ? error.name : error && typeof error === "object" && error.name ? String(error.name) : "Error",
+    hint: hintFor(phase, capability, message, kind),
+    mod: owner ? { id: owner.id, path: owner.path, scope: owner.scope, generation: owner.generation } : null,
+    message,
+    phase,
+    severity: effectiveSeverity(phase, severity),
+    stack: phase === "report" || !isError ? undefined : cleanStack(error.stack),
+    timestamp: new Date(now).toISOString(),
+    fault: kind,
+  };
+  for (const key of Object.keys(diagnostic)) {
+    if (diagnostic[key] === undefined) delete diagnostic[key];
+  }
+  return diagnostic;
+}
+
+// Host frames say nothing to a mod author; keep only the candidate's own.
+function cleanStack(stack) {
+  if (typeof stack !== "string") return undefined;
+  const lines = stack.split("\n").filter((line) => line.trim() !== "" && !line.includes("modlearn-host:"));
+  return lines.length ? lines.join("\n") : undefined;
+}

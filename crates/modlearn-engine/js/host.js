@@ -1,0 +1,245 @@
+// The host side of one engine: loads a candidate, keeps its registry, runs
+// emissions and disposal. The Rust side drives it through one function,
+// `__modlearnHost(method, json) -> json`, which it takes and removes from the
+// global object before any candidate code runs.
+//
+// Work that runs mod code is an operation split into steps (`start`, `step`
+// for each unit of mod code, `finish`). Each step gets its own time budget
+// on the Rust side; a step that is stopped or never settles is reported back
+// with `fail`, and the operation carries on with the next step.
+
+import { advanceClock, clock, consoleBuffer, hostAccess, installSandbox, pendingTimers, seedRandom } from "./platform.js";
+import { makeDiagnostic } from "./diagnostics.js";
+import { profileNamed, cloneCapabilities } from "./capabilities.js";
+import { createRegistry } from "./registry.js";
+import { freshContext } from "./context.js";
+import { toJson } from "./json.js";
+import { OPERATIONS } from "./operations.js";
+
+const core = installSandbox(globalThis);
+
+/** Letta's learning-harness context: what every callback sees as ctx. */
+export const DEFAULT_CONTEXT = Object.freeze({
+  app: { version: "modlearn" },
+  workspace: { cwd: "/workspace", currentDir: "/workspace", projectDir: "/workspace" },
+  cwd: "/workspace",
+  sessionId: "mod-learning-eval-conversation",
+  conversationSummary: null,
+  lastRunId: null,
+  agent: { id: "mod-learning-eval-agent", name: "Mod Learning Eval" },
+  model: { id: "mod-learning-eval", displayName: "mod-learning-eval", provider: "local", reasoningEffort: null },
+  toolset: "default",
+  systemPromptId: null,
+  permissionMode: "standard",
+  networkPhase: null,
+  terminalWidth: 80,
+  contextWindow: {
+    size: 200000, totalInputTokens: 0, totalOutputTokens: 0,
+    usedPercentage: 0, remainingPercentage: 100, currentUsage: null,
+  },
+  cost: { totalDurationMs: 0, totalApiDurationMs: 0, totalCostUsd: 0, totalLinesAdded: 0, totalLinesRemoved: 0 },
+  reflection: { mode: null, stepCount: 0 },
+  memfs: { enabled: false, memoryDir: null },
+  backgroundAgents: [],
+});
+
+/** The engine state the letta handle and the operations work against. */
+class Host {
+  constructor() {
+    this.capabilities = profileNamed("engine");
+    this.profile = "engine";
+    this.baseContext = DEFAULT_CONTEXT;
+    this.reservedToolNames = new Set();
+    this.builtinCommandIds = new Set();
+    this.registry = createRegistry(0);
+    this.notifications = [];
+    this.phase = null;
+    this.lastOwner = null;
+    this.operation = null;
+    this.stepState = null;
+    this.clientPromise = null;
+    this.sources = new Map();
+  }
+
+  // ---- the engine interface used by letta.js and the operations ----
+
+  isLive(owner) {
+    return this.registry.owners[owner.id]?.generation === owner.generation;
+  }
+
+  record({ owner, phase, error, capability, severity, fault }) {
+    const diagnostic = makeDiagnostic({ owner, phase, error, capability, severity, fault, now: clock.now });
+    this.registry.diagnostics.push(diagnostic);
+    return diagnostic;
+  }
+
+  staleHandle(owner, kind, id) {
+    this.record({
+      owner, phase: "stale_handle", capability: { id: String(id), kind },
+      error: new Error(`Ignored stale mod handle for ${kind} '${String(id)}'`),
+    });
+  }
+
+  signalOf(owner) {
+    return (this.registry.controllers[owner.id] ?? owner.controller).signal;
+  }
+
+  notify(owner, message) {
+    this.notifications.push({ mod: owner.id, message });
+  }
+
+  upsertPanel(owner, id, { render, order }) {
+    const key = JSON.stringify([owner.id, id]);
+    const existing = this.registry.panels.get(key);
+    this.registry.panels.set(key, {
+      id,
+      owner,
+      render: render ?? existing?.render,
+      order: order ?? existing?.order ?? 100,
+      updatedAt: clock.now,
+    });
+  }
+
+  getClient() {
+    // Letta's harness wires a client that is an empty object.
+    this.clientPromise ??= Promise.resolve({});
+    return this.clientPromise;
+  }
+
+  context() {
+    return freshContext(this.baseContext);
+  }
+
+  // ---- methods the Rust side calls ----
+
+  configure({ profile, context, seed, reservedToolNames, builtinCommandIds }) {
+    if (profile !== undefined) {
+      this.capabilities = profileNamed(profile);
+      this.profile = profile;
+    }
+    if (context !== undefined) this.baseContext = { ...DEFAULT_CONTEXT, ...context };
+    if (seed !== undefined) seedRandom(seed);
+    if (reservedToolNames !== undefined) this.reservedToolNames = new Set(reservedToolNames);
+    if (builtinCommandIds !== undefined) this.builtinCommandIds = new Set(builtinCommandIds);
+    return { profile: this.profile, capabilities: cloneCapabilities(this.capabilities) };
+  }
+
+  /** Starts a new load generation with an empty registry (after a dispose). */
+  newGeneration() {
+    this.registry = createRegistry(this.registry.generation + 1);
+    this.clientPromise = null;
+    return { generation: this.registry.generation };
+  }
+
+  start({ op, ...args }) {
+    const Operation = OPERATIONS[op];
+    if (!Operation) throw new Error(`unknown operation '${op}'`);
+    this.operation = new Operation(this, args);
+    return { steps: this.operation.stepCount() };
+  }
+
+  step({ index }) {
+    const state = { settled: false, hostError: null };
+    this.stepState = state;
+    const operation = this.operation;
+    Promise.resolve()
+      .then(() => operation.step(index))
+      .then(
+        () => {
+          state.settled = true;
+        },
+        (error) => {
+          state.settled = true;
+          state.hostError = String(error && error.stack ? error.stack : error);
+        },
+      );
+    return {};
+  }
+
+  poll() {
+    const state = this.stepState;
+    return { settled: state.settled, hostError: state.hostError, timers: clock.timers.size };
+  }
+
+  advance() {
+    const previous = this.phase;
+    this.phase = "timer";
+    try {
+      return { ran: advanceClock(), now: clock.now };
+    } finally {
+      this.phase = previous;
+    }
+  }
+
+  fail({ index, fault, message }) {
+    const error = new Error(message);
+    error.name = fault === "timeout" ? "TimeoutError" : fault === "out_of_memory" ? "OutOfMemoryError" : "UnsettledPromiseError";
+    error.stack = undefined;
+    this.operation.fail(index, error, fault);
+    return {};
+  }
+
+  finish() {
+    const operation = this.operation;
+    this.operation = null;
+    this.phase = null;
+    return operation.finish();
+  }
+
+  snapshot() {
+    const registry = this.registry;
+    const ownerOf = (entry) => entry.owner.id;
+    return {
+      generation: registry.generation,
+      loadedPaths: [...registry.loadedPaths],
+      diagnostics: registry.diagnostics,
+      events: Object.fromEntries(Object.entries(registry.events).map(([name, list]) => [name, list.length])),
+      tools: [...registry.tools.values()].map((tool) => ({
+        name: tool.name, description: tool.description, parameters: tool.parameters,
+        approvalPolicy: tool.approvalPolicy, requiresApproval: tool.requiresApproval,
+        parallelSafe: tool.parallelSafe, mod: ownerOf(tool),
+      })),
+      commands: [...registry.commands.values()].map((command) => ({
+        id: command.id, description: command.description, order: command.order,
+        runWhenBusy: command.runWhenBusy, showInTranscript: command.showInTranscript, mod: ownerOf(command),
+      })),
+      permissions: [...registry.permissions.values()].map((p) => ({ id: p.id, description: p.description, mod: ownerOf(p) })),
+      providers: [...registry.providers.values()].map((p) => ({ name: p.name, mod: ownerOf(p) })),
+      panels: [...registry.panels.values()].map((panel) => ({ id: panel.id, order: panel.order, mod: ownerOf(panel) })),
+      timers: pendingTimers().length,
+      notifications: this.notifications,
+    };
+  }
+
+  takeConsole() {
+    const taken = { lines: consoleBuffer.lines, dropped: consoleBuffer.dropped };
+    consoleBuffer.lines = [];
+    consoleBuffer.dropped = 0;
+    return taken;
+  }
+}
+
+const host = new Host();
+
+clock.currentOwner = () => host.lastOwner;
+clock.onTimerError = (error, owner) => host.record({ owner: owner ?? host.lastOwner, phase: "timer", error });
+hostAccess.onAccess = (error) => {
+  error.recorded = true;
+  host.record({ owner: host.lastOwner, phase: host.phase ?? "timer", error, fault: "host_access" });
+};
+core.setUnhandledPromiseRejectionHandler((_promise, reason) => {
+  if (!(reason && reason.recorded)) {
+    host.record({ owner: host.lastOwner, phase: "unhandled_rejection", error: reason, fault: "unhandled_rejection" });
+  }
+  return true;
+});
+
+const METHODS = new Set([
+  "configure", "newGeneration", "start", "step", "poll", "advance", "fail", "finish", "snapshot", "takeConsole",
+]);
+
+globalThis.__modlearnHost = (method, json) => {
+  if (!METHODS.has(method)) throw new Error(`unknown host method '${method}'`);
+  const args = json === undefined || json === "" ? {} : JSON.parse(json);
+  return toJson(host[method](args));
+};

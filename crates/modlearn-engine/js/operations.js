@@ -1,0 +1,209 @@
+// Operations the host runs in steps: load a mod, emit an event, dispose.
+// Every step that calls mod code catches what it throws and records it, so
+// a step only fails on the Rust side (timeout, memory, never settles).
+
+import { createLettaHandle } from "./letta.js";
+import { conversationHandle, withGetContextTrap } from "./context.js";
+import { beginEmission, applyResult, finishEmission, handlerFailed, snapshotBeforeHandler } from "./dispatch.js";
+import { removeOwnerCapabilities } from "./registry.js";
+import { scanRemovedApis } from "./source-scan.js";
+
+/**
+ * Loads one mod file: scan, import, activate. Arguments: `specifier` (what
+ * to import), `path` (the owner's path), `scope`, `source` (raw text for the
+ * removed-API scan), `transpileError` (set when TypeScript did not parse).
+ */
+class LoadOperation {
+  constructor(host, { specifier, path, scope = "global", source = "", transpileError = null, language = "js" }) {
+    this.host = host;
+    this.args = { specifier, path, scope, source, transpileError, language };
+    this.failed = false;
+    this.namespace = null;
+    const registry = host.registry;
+    const controller = new AbortController();
+    this.owner = { id: `${scope}:${path}`, path, scope, generation: registry.generation, controller };
+    Object.defineProperty(this.owner, "controller", { enumerable: false });
+    registry.owners[this.owner.id] = this.owner;
+    registry.controllers[this.owner.id] = controller;
+    host.lastOwner = this.owner;
+  }
+
+  stepCount() {
+    return 2;
+  }
+
+  async step(index) {
+    if (this.failed) return;
+    if (index === 0) await this.importModule();
+    else await this.activate();
+  }
+
+  async importModule() {
+    const { host, owner, args } = this;
+    host.phase = "import";
+    for (const id of scanRemovedApis(args.source)) {
+      const error = new Error(`Mod source uses removed API: ${id}`);
+      error.stack = undefined;
+      host.record({ owner, phase: "deprecated_api", capability: { id, kind: "api" }, error });
+    }
+    if (args.transpileError) {
+      const error = new SyntaxError(args.transpileError);
+      error.stack = undefined;
+      this.loadFailed(args.language === "ts" ? "transpile" : "import", error);
+      return;
+    }
+    try {
+      this.namespace = await import(args.specifier);
+    } catch (error) {
+      this.loadFailed("import", error);
+    }
+  }
+
+  async activate() {
+    const { host, owner, namespace } = this;
+    host.phase = "activate";
+    try {
+      const factory = typeof namespace.default === "function" ? namespace.default : namespace.activate;
+      if (typeof factory !== "function") throw new Error("Mod must export a default function or activate() function");
+      const disposer = await factory(createLettaHandle(host, owner));
+      if (typeof disposer === "function") host.registry.disposers.push({ owner, disposer });
+      host.registry.loadedPaths.push(owner.path);
+    } catch (error) {
+      this.loadFailed("activate", error);
+    }
+  }
+
+  loadFailed(phase, error, fault) {
+    const { host, owner } = this;
+    this.failed = true;
+    removeOwnerCapabilities(host.registry, owner);
+    owner.controller.abort("mod activation failed");
+    delete host.registry.controllers[owner.id];
+    if (!(error && error.recorded)) host.record({ owner, phase, error, fault });
+  }
+
+  fail(index, error, fault) {
+    this.loadFailed(index === 0 ? "import" : "activate", error, fault);
+  }
+
+  finish() {
+    return { loaded: !this.failed, owner: this.owner.id };
+  }
+}
+
+/** Emits one event to every handler, one handler per step. Arguments: `name`, `event`. */
+class EmitOperation {
+  constructor(host, { name, event }) {
+    this.host = host;
+    this.rejected = null;
+    try {
+      this.emission = beginEmission(host.registry, name, event);
+    } catch (error) {
+      // Letta's emit rejects here (unknown event, non-array turn_start input).
+      this.rejected = String(error && error.message);
+    }
+  }
+
+  stepCount() {
+    return this.rejected === null ? this.emission.registrations.length : 0;
+  }
+
+  async step(index) {
+    const { host, emission } = this;
+    const registration = emission.registrations[index];
+    host.phase = "event";
+    if (host.signalOf(registration.owner).aborted) return;
+    snapshotBeforeHandler(emission);
+    try {
+      const result = await registration.handler(emission.event, this.handlerContext(registration.owner));
+      applyResult(emission, result);
+    } catch (error) {
+      this.failed(registration, error);
+    }
+  }
+
+  handlerContext(owner) {
+    const { host, emission } = this;
+    const base = host.context();
+    const event = emission.event;
+    const conversationId = typeof event.conversationId === "string" ? event.conversationId : base.sessionId;
+    const ctx = { ...base, conversation: conversationHandle(conversationId), signal: host.signalOf(owner) };
+    return withGetContextTrap(ctx, "ctx.getContext", () =>
+      host.record({
+        owner, phase: "deprecated_api", capability: { id: "ctx.getContext", kind: "api" },
+        error: new Error("ctx.getContext() was removed"),
+      }),
+    );
+  }
+
+  failed(registration, error, fault) {
+    const { host, emission } = this;
+    const diagnostic = error && error.recorded
+      ? host.registry.diagnostics.at(-1)
+      : host.record({
+        owner: registration.owner, phase: "event", error, fault,
+        capability: { id: emission.name, kind: "event" },
+      });
+    handlerFailed(emission, diagnostic);
+  }
+
+  fail(index, error, fault) {
+    this.failed(this.emission.registrations[index], error, fault);
+  }
+
+  finish() {
+    if (this.rejected !== null) return { outcome: "rejected", message: this.rejected };
+    return { outcome: "emitted", emission: finishEmission(this.emission), event: this.emission.event };
+  }
+}
+
+/**
+ * Disposes the current generation: aborts every owner first, then runs the
+ * disposers in reverse load order, then clears the registry.
+ */
+class DisposeOperation {
+  constructor(host) {
+    this.host = host;
+    const registry = host.registry;
+    for (const controller of Object.values(registry.controllers)) controller.abort("mod disposed");
+    this.disposers = [...registry.disposers].reverse();
+    this.threw = [];
+  }
+
+  stepCount() {
+    return this.disposers.length;
+  }
+
+  async step(index) {
+    const { host } = this;
+    const { disposer } = this.disposers[index];
+    host.phase = "dispose";
+    try {
+      // Letta does not await disposers; a returned promise runs on its own.
+      disposer();
+    } catch (error) {
+      this.fail(index, error);
+    }
+  }
+
+  fail(index, error, fault) {
+    const { owner } = this.disposers[index];
+    this.threw.push(owner.id);
+    if (!(error && error.recorded)) this.host.record({ owner, phase: "dispose", error, fault });
+  }
+
+  finish() {
+    const registry = this.host.registry;
+    for (const name of Object.keys(registry.events)) registry.events[name] = [];
+    for (const map of [registry.tools, registry.commands, registry.permissions, registry.providers, registry.panels]) {
+      map.clear();
+    }
+    registry.owners = {};
+    registry.controllers = {};
+    registry.disposers = [];
+    return { disposed: this.disposers.length, threw: this.threw };
+  }
+}
+
+/** Operation constructors by name, as `start({ op })` names them. */
+export const OPERATIONS = Object.freeze({ load: LoadOperation, emit: EmitOperation, dispose: DisposeOperation });

@@ -1,0 +1,221 @@
+// The sandbox a candidate runs in: a virtual clock with timers, a seeded
+// Math.random, captured console output, the few web globals mods expect
+// (structuredClone, AbortController), and traps for every route to the host.
+//
+// Everything here is deterministic: two engines given the same seed and the
+// same calls produce the same values, so scoring is reproducible.
+
+import { structuredCloneValue } from "./clone.js";
+import { installAbort } from "./abort.js";
+
+/** Fixed start of virtual time: 2026-01-01T00:00:00Z. */
+export const VIRTUAL_EPOCH_MS = 1767225600000;
+
+const RealDate = globalThis.Date;
+
+/** The engine's virtual clock and its timer queue. */
+export const clock = {
+  now: VIRTUAL_EPOCH_MS,
+  nextId: 1,
+  seq: 0,
+  /** @type {Map<number, {id:number, due:number, seq:number, fn:Function, args:unknown[], interval:number|null, owner:unknown}>} */
+  timers: new Map(),
+  /** Called when a timer callback throws; set by the host. */
+  onTimerError: (_error, _owner) => {},
+  /** Returns the owner whose code is running; set by the host. */
+  currentOwner: () => null,
+};
+
+function addTimer(fn, delay, args, interval) {
+  if (typeof fn !== "function") {
+    throw new TypeError("The callback passed to setTimeout/setInterval must be a function");
+  }
+  const ms = Math.max(0, Number(delay) || 0);
+  const id = clock.nextId++;
+  clock.timers.set(id, {
+    id,
+    due: clock.now + ms,
+    seq: clock.seq++,
+    fn,
+    args,
+    interval: interval ? Math.max(1, ms) : null,
+    owner: clock.currentOwner(),
+  });
+  return id;
+}
+
+/** Timer ids still scheduled, with their owners (for lifecycle checks). */
+export function pendingTimers() {
+  return [...clock.timers.values()];
+}
+
+/** Drops every timer that belongs to `owner` (used when a load fails). */
+export function clearTimersOf(owner) {
+  for (const [id, timer] of clock.timers) {
+    if (timer.owner === owner) clock.timers.delete(id);
+  }
+}
+
+/**
+ * Moves virtual time to the earliest due timer and runs it.
+ * Returns false when no timer is scheduled.
+ */
+export function advanceClock() {
+  let next = null;
+  for (const timer of clock.timers.values()) {
+    if (next === null || timer.due < next.due || (timer.due === next.due && timer.seq < next.seq)) {
+      next = timer;
+    }
+  }
+  if (next === null) return false;
+  clock.now = Math.max(clock.now, next.due);
+  if (next.interval === null) {
+    clock.timers.delete(next.id);
+  } else {
+    next.due = clock.now + next.interval;
+    next.seq = clock.seq++;
+  }
+  try {
+    next.fn(...next.args);
+  } catch (error) {
+    clock.onTimerError(error, next.owner);
+  }
+  return true;
+}
+
+class VirtualDate extends RealDate {
+  constructor(...args) {
+    if (args.length === 0) super(clock.now);
+    else super(...args);
+  }
+  static now() {
+    return clock.now;
+  }
+}
+
+// mulberry32: small, fast and good enough for reproducible jitter in mods.
+let randomState = 0x9e3779b9;
+/** Reseeds Math.random. */
+export function seedRandom(seed) {
+  randomState = seed >>> 0;
+}
+function seededRandom() {
+  randomState = (randomState + 0x6d2b79f5) >>> 0;
+  let t = randomState;
+  t = Math.imul(t ^ (t >>> 15), t | 1);
+  t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+}
+
+/** Console lines the candidate printed, capped so a chatty mod cannot fill memory. */
+export const consoleBuffer = { lines: [], dropped: 0, limit: 1000 };
+
+function formatArg(arg) {
+  if (typeof arg === "string") return arg;
+  if (arg instanceof Error) return `${arg.name}: ${arg.message}`;
+  try {
+    const text = JSON.stringify(arg);
+    return text === undefined ? String(arg) : text;
+  } catch {
+    return String(arg);
+  }
+}
+
+function makeConsole() {
+  const write = (level) => (...args) => {
+    if (consoleBuffer.lines.length >= consoleBuffer.limit) {
+      consoleBuffer.dropped++;
+      return;
+    }
+    consoleBuffer.lines.push({ level, text: args.map(formatArg).join(" ") });
+  };
+  return {
+    log: write("log"),
+    info: write("info"),
+    debug: write("debug"),
+    warn: write("warn"),
+    error: write("error"),
+    trace: write("trace"),
+  };
+}
+
+/** Error thrown when a mod reaches for something the sandbox does not offer. */
+export class HostAccessError extends Error {
+  constructor(what, advice) {
+    super(`${what} is not available: modlearn runs mods without host access${advice ? `; ${advice}` : ""}`);
+    this.name = "HostAccessError";
+    this.what = what;
+  }
+}
+
+/** Called with each HostAccessError before it is thrown; set by the host. */
+export const hostAccess = { onAccess: (_error) => {} };
+
+function deny(what, advice) {
+  const error = new HostAccessError(what, advice);
+  hostAccess.onAccess(error);
+  throw error;
+}
+
+function installHostTraps(global) {
+  const processTrap = new Proxy(
+    {},
+    {
+      get(_target, property) {
+        if (typeof property === "symbol") return undefined;
+        const advice = property === "env" ? "read configuration from ctx instead" : undefined;
+        return deny(`process.${String(property)}`, advice);
+      },
+      has: () => false,
+    },
+  );
+  const define = (name, descriptor) =>
+    Object.defineProperty(global, name, { configurable: false, enumerable: false, ...descriptor });
+  define("process", { value: processTrap, writable: false });
+  define("require", {
+    value: function require(id) {
+      return deny(`require(${JSON.stringify(String(id))})`, "mods are ES modules and may import only files beside them");
+    },
+    writable: false,
+  });
+  define("fetch", {
+    value: function fetch(input) {
+      return deny(`fetch(${JSON.stringify(String(input))})`, "the network is closed to mods under evaluation");
+    },
+    writable: false,
+  });
+  for (const name of ["XMLHttpRequest", "WebSocket", "EventSource"]) {
+    define(name, {
+      value: function blocked() {
+        return deny(name, "the network is closed to mods under evaluation");
+      },
+      writable: false,
+    });
+  }
+  for (const name of ["Deno", "Bun"]) {
+    define(name, { get: () => deny(name, "mods see only the letta handle and ctx") });
+  }
+}
+
+/**
+ * Turns the bootstrapped deno_core global into the mod sandbox.
+ * Returns the deno_core handle, which only the host keeps.
+ */
+export function installSandbox(global) {
+  const core = global.Deno.core;
+  global.Date = VirtualDate;
+  Math.random = seededRandom;
+  global.console = makeConsole();
+  global.structuredClone = structuredCloneValue;
+  installAbort(global);
+  global.setTimeout = (fn, delay, ...args) => addTimer(fn, delay, args, false);
+  global.setInterval = (fn, delay, ...args) => addTimer(fn, delay, args, true);
+  global.clearTimeout = (id) => void clock.timers.delete(id);
+  global.clearInterval = (id) => void clock.timers.delete(id);
+  global.setImmediate = (fn, ...args) => addTimer(fn, 0, args, false);
+  global.clearImmediate = (id) => void clock.timers.delete(id);
+  delete global.Deno;
+  delete global.__bootstrap;
+  installHostTraps(global);
+  return core;
+}

@@ -1,0 +1,144 @@
+// The registry of one load generation: who is loaded, and what each mod
+// registered. Also the validation Letta applies to each registration.
+
+import { EVENT_CAPABILITY } from "./capabilities.js";
+
+/** Source scopes, lowest priority first. */
+export const SCOPE_PRIORITY = Object.freeze({ legacy_global: 0, bundled: 1, global: 2, agent: 3, project: 4 });
+
+/** An empty registry for `generation`. */
+export function createRegistry(generation) {
+  const events = {};
+  for (const name of Object.keys(EVENT_CAPABILITY)) events[name] = [];
+  return {
+    generation,
+    owners: {},
+    controllers: {},
+    events,
+    tools: new Map(),
+    commands: new Map(),
+    permissions: new Map(),
+    providers: new Map(),
+    panels: new Map(),
+    diagnostics: [],
+    loadedPaths: [],
+    /** `{owner, disposer}` in load order. */
+    disposers: [],
+  };
+}
+
+/** Throws Letta's error for names outside the ten events. */
+export function validateEventName(name) {
+  if (!Object.prototype.hasOwnProperty.call(EVENT_CAPABILITY, name)) {
+    throw new Error(`Unsupported mod event '${String(name)}'`);
+  }
+}
+
+const ID_PATTERN = /^[a-z0-9][a-z0-9-]*$/;
+const TOOL_NAME_PATTERN = /^[a-zA-Z0-9_-]{1,64}$/;
+
+/** Validates a tool name; used by register and unregister alike. */
+export function validateToolName(name) {
+  if (typeof name !== "string" || !TOOL_NAME_PATTERN.test(name)) {
+    throw new Error(`Mod tool name '${String(name)}' must be 1-64 letters, digits, '_' or '-'`);
+  }
+}
+
+/** Letta's tool normalisation: defaults, approval policy, schema shape. */
+export function normalizeTool(tool) {
+  if (!tool || typeof tool !== "object") throw new TypeError("Mod tool registration must be an object");
+  validateToolName(tool.name);
+  // A missing description fails inside .trim(), exactly as in Letta.
+  if (tool.description.trim() === "") {
+    throw new Error(`Mod tool '${tool.name}' must include a description`);
+  }
+  if (typeof tool.run !== "function") throw new Error(`Mod tool '${tool.name}' must include run(ctx)`);
+  let parameters = tool.parameters;
+  if (parameters === undefined) {
+    parameters = { type: "object", properties: {}, additionalProperties: false };
+  } else if (parameters === null || typeof parameters !== "object" || Array.isArray(parameters)) {
+    throw new Error(`Mod tool '${tool.name}' parameters must be a JSON schema object`);
+  } else if (parameters.type !== undefined && parameters.type !== "object") {
+    throw new Error(`Mod tool '${tool.name}' parameters must have type "object"`);
+  }
+  let approvalPolicy;
+  if (tool.approvalPolicy !== undefined) {
+    if (!["auto", "ask", "alwaysAsk"].includes(tool.approvalPolicy)) {
+      throw new Error(`Mod tool '${tool.name}' approvalPolicy must be "auto", "ask", or "alwaysAsk"`);
+    }
+    approvalPolicy = tool.approvalPolicy;
+  } else {
+    approvalPolicy = tool.requiresApproval === false ? "auto" : "ask";
+  }
+  if (tool.isEnabled !== undefined && typeof tool.isEnabled !== "function") {
+    throw new Error(`Mod tool '${tool.name}' isEnabled must be a function`);
+  }
+  return {
+    ...tool,
+    parameters,
+    approvalPolicy,
+    requiresApproval: approvalPolicy !== "auto",
+    parallelSafe: tool.parallelSafe === true,
+  };
+}
+
+/** Validates a command or permission id. */
+export function validateId(kind, id) {
+  if (typeof id !== "string" || id.startsWith("/") || !ID_PATTERN.test(id)) {
+    const why = typeof id === "string" && id.startsWith("/") ? "must not start with '/'" : "must match /^[a-z0-9][a-z0-9-]*$/";
+    throw new Error(`Mod ${kind} id '${String(id)}' ${why}`);
+  }
+}
+
+/** Letta's command normalisation. */
+export function normalizeCommand(command, ownerPath) {
+  if (!command || typeof command !== "object") throw new TypeError("Mod command registration must be an object");
+  validateId("command", command.id);
+  if (command.description.trim() === "") throw new Error(`Mod command '${command.id}' must include a description`);
+  if (typeof command.run !== "function") throw new Error(`Mod command '${command.id}' must include run(ctx)`);
+  return {
+    ...command,
+    order: command.order ?? 250,
+    runWhenBusy: command.runWhenBusy === true,
+    showInTranscript: command.showInTranscript !== false,
+    path: ownerPath,
+  };
+}
+
+/** Letta's permission overlay normalisation. */
+export function normalizePermission(permission) {
+  if (!permission || typeof permission !== "object") throw new TypeError("Mod permission registration must be an object");
+  validateId("permission", permission.id);
+  if (typeof permission.check !== "function") throw new Error(`Mod permission '${permission.id}' must include check(event, ctx)`);
+  return { ...permission };
+}
+
+/**
+ * Collision rules shared by tools, commands and permissions: a higher
+ * priority owner wins, equal priority throws unless `override` is allowed.
+ */
+export function checkCollision({ kind, key, existing, owner, override, allowOverride }) {
+  if (!existing) return;
+  const mine = SCOPE_PRIORITY[owner.scope] ?? 0;
+  const theirs = SCOPE_PRIORITY[existing.owner.scope] ?? 0;
+  if (theirs > mine) {
+    throw new Error(`Mod ${kind} '${key}' is already registered by higher-priority mod ${existing.owner.path}`);
+  }
+  if (mine > theirs) return;
+  if (allowOverride && override === true) return;
+  throw new Error(`Mod ${kind} '${key}' is already registered by ${existing.owner.path}`);
+}
+
+/** Removes everything `owner` registered (used when its activation fails). */
+export function removeOwnerCapabilities(registry, owner) {
+  for (const name of Object.keys(registry.events)) {
+    registry.events[name] = registry.events[name].filter((entry) => entry.owner.id !== owner.id);
+  }
+  for (const map of [registry.tools, registry.commands, registry.permissions, registry.providers, registry.panels]) {
+    for (const [key, entry] of map) {
+      if (entry.owner.id === owner.id) map.delete(key);
+    }
+  }
+  registry.disposers = registry.disposers.filter((entry) => entry.owner.id !== owner.id);
+  delete registry.owners[owner.id];
+}

@@ -1,0 +1,106 @@
+// Small host modules: turn_start rules, structured clone, the removed-API
+// scan, diagnostics severity, tool normalisation and providers.
+import { test, assertEqual, assert, assertThrows } from "./harness.js";
+import { preserveApprovalFirst, isTurnStartInput, normalizeCancelReason } from "../turn-start.js";
+import { structuredCloneValue } from "../clone.js";
+import { scanRemovedApis } from "../source-scan.js";
+import { effectiveSeverity, classifyFault, makeDiagnostic } from "../diagnostics.js";
+import { normalizeTool, normalizeCommand, checkCollision } from "../registry.js";
+import { validateProvider } from "../providers.js";
+import { toJson } from "../json.js";
+
+test("approval-first reorder is a stable partition and keeps the same array when in order", () => {
+  const A = { type: "approval", n: 1 };
+  const B = { type: "approval", n: 2 };
+  const r = { role: "system" };
+  const u = { role: "user" };
+  assertEqual(preserveApprovalFirst(true, [r, A, B, u]), [A, B, r, u]);
+  const inOrder = [A, r];
+  assert(preserveApprovalFirst(true, inOrder) === inOrder, "same reference expected");
+  const noApproval = [r, A];
+  assert(preserveApprovalFirst(false, noApproval) === noApproval, "untouched without an original approval");
+});
+
+test("turn_start input validity and cancel reasons", () => {
+  assert(isTurnStartInput([]), "empty array is valid");
+  assert(!isTurnStartInput([null]), "null item is invalid");
+  assert(!isTurnStartInput("x"), "string is invalid");
+  assertEqual(normalizeCancelReason({ reason: "  why " }), "why");
+  assertEqual(normalizeCancelReason({ reason: 3 }), undefined);
+});
+
+test("structuredClone copies data, keeps cycles, refuses functions", () => {
+  const value = { a: [1, { b: new Date(5) }], m: new Map([["k", 1]]) };
+  value.self = value;
+  const copy = structuredCloneValue(value);
+  assert(copy !== value && copy.self === copy, "cycle kept");
+  assertEqual(copy.a[1].b.getTime(), 5);
+  assertEqual(copy.m.get("k"), 1);
+  assertThrows(() => structuredCloneValue({ f() {} }), "could not be cloned");
+});
+
+test("the removed-API scan reads raw text, comments included", () => {
+  assertEqual(scanRemovedApis("// letta.getContext()\nctx.getContext();"), ["letta.getContext", "ctx.getContext"]);
+  assertEqual(scanRemovedApis("foo.getContext()"), ["getContext"]);
+  assertEqual(scanRemovedApis("letta.ui.setStatus('x'); letta.ui.clearStatus()"), ["letta.ui.setStatus", "letta.ui.clearStatus"]);
+  assertEqual(scanRemovedApis("const ok = 1;"), []);
+});
+
+test("severity follows Letta's phase rules", () => {
+  assertEqual(effectiveSeverity("command_override", "error"), "warning");
+  assertEqual(effectiveSeverity("deprecated_api", undefined), "warning");
+  assertEqual(effectiveSeverity("report", undefined), "error");
+  assertEqual(effectiveSeverity("report", "warning"), "warning");
+  assertEqual(effectiveSeverity("activate", "warning"), "error");
+});
+
+test("faults are classified from the error", () => {
+  assertEqual(classifyFault(new RangeError("Maximum call stack size exceeded")), "stack_overflow");
+  assertEqual(classifyFault(Object.assign(new Error("x"), { name: "HostAccessError" })), "host_access");
+  assertEqual(classifyFault("plain string"), "exception");
+  const diagnostic = makeDiagnostic({ owner: null, phase: "report", error: new Error("m"), now: 0 });
+  assertEqual(diagnostic.timestamp, "1970-01-01T00:00:00.000Z");
+  assert(!("stack" in diagnostic), "report diagnostics carry no stack");
+});
+
+test("tool normalisation: approval policy, defaults, errors", () => {
+  const run = () => "ok";
+  const tool = normalizeTool({ name: "t", description: "d", run, requiresApproval: false, approvalPolicy: "alwaysAsk" });
+  assertEqual([tool.approvalPolicy, tool.requiresApproval], ["alwaysAsk", true]);
+  const auto = normalizeTool({ name: "t", description: "d", run, requiresApproval: false, parallelSafe: 1 });
+  assertEqual([auto.approvalPolicy, auto.requiresApproval, auto.parallelSafe], ["auto", false, false]);
+  assertEqual(auto.parameters, { type: "object", properties: {}, additionalProperties: false });
+  assertThrows(() => normalizeTool({ name: "bad name", description: "d", run }), "must be 1-64");
+  assertThrows(() => normalizeTool({ name: "t", run }), "");
+  assertThrows(() => normalizeTool({ name: "t", description: "d", run, approvalPolicy: "never" }), 'approvalPolicy must be "auto", "ask", or "alwaysAsk"');
+  assertThrows(() => normalizeTool({ name: "t", description: "d", run, parameters: { type: "array" } }), 'type "object"');
+});
+
+test("commands and collisions", () => {
+  assertThrows(() => normalizeCommand({ id: "/x", description: "d", run() {} }, "/p"), "must not start with '/'");
+  const command = normalizeCommand({ id: "x", description: "d", run() {} }, "/p");
+  assertEqual([command.order, command.runWhenBusy, command.showInTranscript], [250, false, true]);
+  const owner = { scope: "global", path: "/a" };
+  const other = { owner: { scope: "global", path: "/b" } };
+  assertThrows(() => checkCollision({ kind: "tool", key: "t", existing: other, owner, allowOverride: true }), "already registered by /b");
+  checkCollision({ kind: "tool", key: "t", existing: other, owner, override: true, allowOverride: true });
+  assertThrows(() => checkCollision({ kind: "permission", key: "p", existing: other, owner, override: true, allowOverride: false }), "already registered");
+  assertThrows(() => checkCollision({ kind: "tool", key: "t", existing: { owner: { scope: "agent", path: "/c" } }, owner, override: true, allowOverride: true }), "higher-priority");
+});
+
+test("provider validation throws on the first bad field", () => {
+  const model = { id: "m", name: "M", api: "openai", reasoning: false, input: ["text"], cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 }, contextWindow: 1000, maxTokens: 100 };
+  validateProvider("p", { models: [model] });
+  assertThrows(() => validateProvider("P!", {}), "must match");
+  assertThrows(() => validateProvider("p", { models: [{ ...model, id: "a/b" }] }), "must not contain '/'");
+  assertThrows(() => validateProvider("p", { models: [model, model] }), "not unique");
+  assertThrows(() => validateProvider("p", { models: [{ ...model, input: ["audio"] }] }), "input");
+});
+
+test("toJson survives cycles, functions and bigints, and writes shared objects in full", () => {
+  const value = { f() {}, n: 10n };
+  value.self = value;
+  assertEqual(JSON.parse(toJson(value)), { f: "[Function f]", n: "10", self: "[Circular]" });
+  const shared = { command: "x" };
+  assertEqual(JSON.parse(toJson({ a: shared, b: [shared] })), { a: { command: "x" }, b: [{ command: "x" }] });
+});

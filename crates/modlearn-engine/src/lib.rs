@@ -1,0 +1,24 @@
+//! Loads one candidate mod into an isolated JavaScript engine and drives it.
+//!
+//! Each [`Engine`] is its own deno_core runtime (QuickJS backend) with the
+//! host modules from `js/`: the sandbox (virtual clock, seeded randomness,
+//! no filesystem, network, environment or process), the `letta` handle and
+//! Letta Code's event dispatch. The Rust side only starts operations and
+//! puts a time budget on every piece of mod code; the semantics live in the
+//! JavaScript, where they can be read beside Letta's.
+//!
+//! What this crate does not do: decide what to emit (that is the exercise
+//! stage) or whether the results are right (the judge).
+#![deny(missing_docs)]
+
+mod engine;
+mod host_sources;
+#[doc(hidden)]
+pub mod js_tests;
+mod loader;
+mod transpile;
+mod watchdog;
+
+pub use engine::{CandidateFile, DisposeOutcome, EmitOutcome, Engine, EngineError, EngineOptions, LoadOutcome};
+pub use host_sources::HOST_MODULES;
+pub use transpile::SourceKind;

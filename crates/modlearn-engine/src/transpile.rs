@@ -1,0 +1,95 @@
+//! TypeScript to JavaScript, transpile only (no type check), as Letta Code
+//! loads `.ts` mods.
+
+use deno_ast::{MediaType, ParseParams, SourceMapOption};
+use deno_core::ModuleSpecifier;
+
+/// What kind of source a candidate file holds, by its extension.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SourceKind {
+    /// `.js`, `.mjs`: used verbatim, always as an ES module.
+    JavaScript,
+    /// `.ts`, `.mts`: transpiled.
+    TypeScript,
+    /// `.tsx`, `.jsx`: transpiled, JSX to `react/jsx-runtime` calls.
+    Jsx,
+}
+
+impl SourceKind {
+    /// The kind for a file name, or `None` for files that are not modules.
+    pub fn from_path(path: &std::path::Path) -> Option<SourceKind> {
+        match path.extension()?.to_str()? {
+            "js" | "mjs" => Some(SourceKind::JavaScript),
+            "ts" | "mts" => Some(SourceKind::TypeScript),
+            "tsx" | "jsx" => Some(SourceKind::Jsx),
+            _ => None,
+        }
+    }
+
+    fn media_type(self, path: &std::path::Path) -> MediaType {
+        match self {
+            SourceKind::JavaScript => MediaType::JavaScript,
+            SourceKind::TypeScript => MediaType::TypeScript,
+            SourceKind::Jsx => MediaType::from_path(path),
+        }
+    }
+}
+
+/// Transpiles `source` when its kind needs it. The error is Letta's
+/// `<file>:<line>:<col> <message>` form.
+pub fn to_javascript(
+    specifier: &ModuleSpecifier,
+    path: &std::path::Path,
+    kind: SourceKind,
+    source: &str,
+) -> Result<String, String> {
+    if kind == SourceKind::JavaScript {
+        return Ok(source.to_owned());
+    }
+    let parsed = deno_ast::parse_module(ParseParams {
+        specifier: specifier.clone(),
+        text: source.into(),
+        media_type: kind.media_type(path),
+        capture_tokens: false,
+        scope_analysis: false,
+        maybe_syntax: None,
+    })
+    .map_err(|error| diagnostic_text(path, &error))?;
+    let transpiled = parsed
+        .transpile(
+            &deno_ast::TranspileOptions {
+                imports_not_used_as_values: deno_ast::ImportsNotUsedAsValues::Remove,
+                jsx: Some(deno_ast::JsxRuntime::Automatic(deno_ast::JsxAutomaticOptions {
+                    development: false,
+                    import_source: Some("react".to_owned()),
+                })),
+                ..Default::default()
+            },
+            &deno_ast::TranspileModuleOptions { module_kind: None },
+            &deno_ast::EmitOptions {
+                // Inline, so stack traces can be mapped to the candidate's own lines.
+                source_map: SourceMapOption::Inline,
+                inline_sources: false,
+                ..Default::default()
+            },
+        )
+        .map_err(|error| format!("{}: {error}", file_name(path)))?;
+    Ok(transpiled.into_source().text)
+}
+
+fn diagnostic_text(path: &std::path::Path, error: &deno_ast::ParseDiagnostic) -> String {
+    let position = error.display_position();
+    format!(
+        "{}:{}:{} {}",
+        file_name(path),
+        position.line_number,
+        position.column_number,
+        error.kind().msg()
+    )
+}
+
+fn file_name(path: &std::path::Path) -> String {
+    path.file_name()
+        .map(|name| name.to_string_lossy().into_owned())
+        .unwrap_or_default()
+}

@@ -1,0 +1,25 @@
+//! One Rust test per file in `js/tests/`, run inside the real engine.
+
+use std::path::Path;
+
+fn run(file: &str) {
+    let js_dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("js");
+    let results = modlearn_engine::js_tests::run_js_test_file(&js_dir, file).expect("the test file runs");
+    assert!(!results.is_empty(), "{file} registered no tests");
+    let failures: Vec<String> = results
+        .iter()
+        .filter(|result| !result.ok)
+        .map(|result| format!("{}: {}", result.name, result.error.as_deref().unwrap_or("")))
+        .collect();
+    assert!(failures.is_empty(), "{} of {} JS tests failed in {file}:\n{}", failures.len(), results.len(), failures.join("\n\n"));
+}
+
+#[test]
+fn dispatch() {
+    run("dispatch.test.js");
+}
+
+#[test]
+fn support() {
+    run("support.test.js");
+}

@@ -1,0 +1,52 @@
+//! First contact with the engine: load, emit, dispose.
+
+use modlearn_engine::{CandidateFile, EmitOutcome, Engine, EngineOptions};
+use serde_json::json;
+use std::time::Duration;
+
+fn write(dir: &std::path::Path, name: &str, source: &str) -> std::path::PathBuf {
+    let path = dir.join(name);
+    std::fs::write(&path, source).unwrap();
+    path
+}
+
+#[test]
+fn loads_and_rewrites_args() {
+    let dir = tempfile::tempdir().unwrap();
+    let source = r#"
+export function activate(letta: any) {
+  letta.events.on("tool_start", (event: any) => {
+    if (event.toolName === "Bash" && typeof event.args.command === "string") {
+      return { args: { ...event.args, command: event.args.command.replace(/^pip install/, "uv pip install") } };
+    }
+  });
+}
+"#;
+    let path = write(dir.path(), "mod.ts", source);
+    let mut engine = Engine::new(EngineOptions::default()).unwrap();
+    let outcome = engine.load(&CandidateFile { path: &path, source }).unwrap();
+    assert!(outcome.loaded, "{:?}", engine.snapshot().unwrap().diagnostics);
+    let EmitOutcome::Emitted { emission, event } = engine
+        .emit("tool_start", &json!({"agentId": "a", "conversationId": "c", "toolCallId": "t", "toolName": "Bash", "args": {"command": "pip install requests"}}))
+        .unwrap() else { panic!("rejected") };
+    assert_eq!(emission.handler_count, 1);
+    assert!(emission.diagnostics.is_empty(), "{emission:?}");
+    assert_eq!(event["args"]["command"], "uv pip install requests");
+    let disposed = engine.dispose().unwrap();
+    assert_eq!(disposed.disposed, 0);
+}
+
+#[test]
+fn endless_loop_in_handler_times_out() {
+    let dir = tempfile::tempdir().unwrap();
+    let source = r#"export default function (letta) { letta.events.on("tool_start", () => { while (true) {} }); }"#;
+    let path = write(dir.path(), "loop.js", source);
+    let mut engine = Engine::new(EngineOptions { step_timeout: Duration::from_millis(200), ..Default::default() }).unwrap();
+    assert!(engine.load(&CandidateFile { path: &path, source }).unwrap().loaded);
+    let EmitOutcome::Emitted { emission, .. } = engine.emit("tool_start", &json!({"toolName": "Bash", "args": {"command": "x"}})).unwrap() else { panic!() };
+    assert_eq!(emission.diagnostics.len(), 1, "{emission:?}");
+    assert_eq!(emission.diagnostics[0].fault, modlearn_types::Fault::Timeout);
+    // The engine still works afterwards.
+    let EmitOutcome::Emitted { emission, .. } = engine.emit("turn_start", &json!({"input": []})).unwrap() else { panic!() };
+    assert_eq!(emission.handler_count, 0);
+}

@@ -1,0 +1,15 @@
+//! Data that flows between modlearn's pipeline stages.
+//!
+//! The engine produces these values, the judge reads them and the recorder
+//! writes them; none of those stages needs another's internals. Field names
+//! follow Letta Code's JSON (camelCase), so readers of Letta's diagnostics
+//! and reports read modlearn's.
+#![deny(missing_docs)]
+
+mod diagnostic;
+mod probe;
+mod registry;
+
+pub use diagnostic::{Capability, Diagnostic, Fault, ModOwner, Severity};
+pub use probe::{Observation, Probe};
+pub use registry::{ConsoleLine, Emission, RegistrySnapshot, RegisteredCommand, RegisteredTool};

@@ -1,0 +1,91 @@
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::Diagnostic;
+
+/// What one event emission did: Letta's emission result.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Emission {
+    /// Diagnostics recorded by handlers of this emission.
+    pub diagnostics: Vec<Diagnostic>,
+    /// Registrations dispatched to (skipped aborted owners included, as in Letta).
+    pub handler_count: usize,
+    /// The event name.
+    pub name: String,
+    /// Every non-null handler return value, valid or not.
+    pub results: Vec<Value>,
+}
+
+/// A registered tool as the host sees it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RegisteredTool {
+    /// Tool name.
+    pub name: String,
+    /// Description shown to the model.
+    pub description: String,
+    /// JSON Schema of its arguments.
+    pub parameters: Value,
+    /// `auto`, `ask` or `alwaysAsk`.
+    pub approval_policy: String,
+    /// Whether a call needs approval.
+    pub requires_approval: bool,
+    /// Whether calls may run in parallel.
+    pub parallel_safe: bool,
+    /// Owner id.
+    #[serde(rename = "mod")]
+    pub owner: String,
+}
+
+/// A registered slash command.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RegisteredCommand {
+    /// Command id (without `/`).
+    pub id: String,
+    /// Description.
+    pub description: String,
+    /// Sort order.
+    pub order: f64,
+    /// Owner id.
+    #[serde(rename = "mod")]
+    pub owner: String,
+}
+
+/// The state of an engine's registry at one moment.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RegistrySnapshot {
+    /// Load generation.
+    pub generation: u64,
+    /// Mods that activated.
+    pub loaded_paths: Vec<String>,
+    /// Every diagnostic of this generation so far.
+    pub diagnostics: Vec<Diagnostic>,
+    /// Handler count per event name.
+    pub events: std::collections::BTreeMap<String, usize>,
+    /// Registered tools.
+    pub tools: Vec<RegisteredTool>,
+    /// Registered commands.
+    pub commands: Vec<RegisteredCommand>,
+    /// Registered permission overlays (`id`, `description`, `mod`).
+    pub permissions: Vec<Value>,
+    /// Registered providers (`name`, `mod`).
+    pub providers: Vec<Value>,
+    /// Open panels (`id`, `order`, `mod`).
+    pub panels: Vec<Value>,
+    /// Timers still scheduled.
+    pub timers: usize,
+    /// `letta.ui.notify` messages so far.
+    pub notifications: Vec<Value>,
+}
+
+/// One line the candidate printed with `console.*`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ConsoleLine {
+    /// `log`, `info`, `warn`, `error`, ...
+    pub level: String,
+    /// The formatted text.
+    pub text: String,
+}
