@@ -75,6 +75,8 @@ class LoadOperation {
 
   loadFailed(phase, error, fault) {
     const { host, owner } = this;
+    // An out-of-memory error can be caught here and then stop the step as well: record it once.
+    if (this.failed) return;
     this.failed = true;
     removeOwnerCapabilities(host.registry, owner);
     owner.controller.abort("mod activation failed");
@@ -96,6 +98,7 @@ class EmitOperation {
   constructor(host, { name, event }) {
     this.host = host;
     this.rejected = null;
+    this.failedSteps = new Set();
     try {
       this.emission = beginEmission(host.registry, name, event);
     } catch (error) {
@@ -138,6 +141,9 @@ class EmitOperation {
 
   failed(registration, error, fault) {
     const { host, emission } = this;
+    const index = emission.registrations.indexOf(registration);
+    if (this.failedSteps.has(index)) return;
+    this.failedSteps.add(index);
     const diagnostic = error && error.recorded
       ? host.registry.diagnostics.at(-1)
       : host.record({
@@ -188,6 +194,7 @@ class DisposeOperation {
 
   fail(index, error, fault) {
     const { owner } = this.disposers[index];
+    if (this.threw.includes(owner.id)) return;
     this.threw.push(owner.id);
     if (!(error && error.recorded)) this.host.record({ owner, phase: "dispose", error, fault });
   }

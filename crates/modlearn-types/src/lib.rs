@@ -9,7 +9,11 @@
 mod diagnostic;
 mod probe;
 mod registry;
+mod report;
+mod verdict;
 
 pub use diagnostic::{Capability, Diagnostic, Fault, ModOwner, Severity};
 pub use probe::{Observation, Probe};
 pub use registry::{ConsoleLine, Emission, RegistrySnapshot, RegisteredCommand, RegisteredTool};
+pub use verdict::{CandidateVerdict, CheckResult, ScenarioVerdict};
+pub use report::{Attempt, RunReport, Selected, SpecSummary};

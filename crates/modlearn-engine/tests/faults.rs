@@ -1,0 +1,152 @@
+//! Each way a mod can misbehave becomes a diagnostic of its own kind, and
+//! the engine keeps working afterwards.
+
+use std::time::Duration;
+
+use modlearn_engine::{CandidateFile, EmitOutcome, Engine, EngineOptions};
+use modlearn_types::{Diagnostic, Fault};
+use serde_json::json;
+
+fn engine() -> Engine {
+    Engine::new(EngineOptions { step_timeout: Duration::from_millis(300), memory_limit: 32 << 20, ..Default::default() }).unwrap()
+}
+
+/// Loads `source` as `name` and returns (loaded, diagnostics).
+fn load(engine: &mut Engine, name: &str, source: &str) -> (bool, Vec<Diagnostic>) {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join(name);
+    std::fs::write(&path, source).unwrap();
+    let outcome = engine.load(&CandidateFile { path: &path, source }).unwrap();
+    (outcome.loaded, engine.snapshot().unwrap().diagnostics)
+}
+
+fn faults(diagnostics: &[Diagnostic]) -> Vec<(String, Fault)> {
+    diagnostics.iter().map(|d| (d.phase.clone(), d.fault)).collect()
+}
+
+fn emit_tool_start(engine: &mut Engine) -> (serde_json::Value, Vec<Diagnostic>) {
+    match engine.emit("tool_start", &json!({"toolName": "Bash", "args": {"command": "pip install x"}})).unwrap() {
+        EmitOutcome::Emitted { emission, event } => (event, emission.diagnostics),
+        EmitOutcome::Rejected { message } => panic!("rejected: {message}"),
+    }
+}
+
+#[test]
+fn endless_loop_in_activate_is_a_timeout_at_activate() {
+    let mut engine = engine();
+    let (loaded, diagnostics) = load(&mut engine, "m.js", "export function activate() { for (;;) {} }");
+    assert!(!loaded);
+    assert_eq!(faults(&diagnostics), [("activate".to_owned(), Fault::Timeout)]);
+    assert_eq!(diagnostics[0].error_name, "TimeoutError");
+}
+
+#[test]
+fn endless_loop_at_module_top_level_is_a_timeout_at_import() {
+    let mut engine = engine();
+    let (loaded, diagnostics) = load(&mut engine, "m.js", "while (true) {}\nexport function activate() {}");
+    assert!(!loaded);
+    assert_eq!(faults(&diagnostics), [("import".to_owned(), Fault::Timeout)]);
+}
+
+#[test]
+fn memory_bomb_is_out_of_memory_and_the_engine_survives() {
+    let mut engine = engine();
+    let source = "export function activate() { const keep = []; for (;;) keep.push(new Array(100000).fill(1)); }";
+    let (loaded, diagnostics) = load(&mut engine, "m.js", source);
+    assert!(!loaded);
+    assert_eq!(faults(&diagnostics), [("activate".to_owned(), Fault::OutOfMemory)], "{diagnostics:#?}");
+    engine.dispose().unwrap();
+    engine.new_generation().unwrap();
+    let (loaded, diagnostics) = load(&mut engine, "ok.js", "export function activate() {}");
+    assert!(loaded, "{diagnostics:#?}");
+}
+
+#[test]
+fn deep_recursion_is_a_stack_overflow() {
+    let mut engine = engine();
+    let (loaded, diagnostics) = load(&mut engine, "m.js", "function f(n) { return f(n + 1) + 1; }\nexport function activate() { f(0); }");
+    assert!(!loaded);
+    assert_eq!(faults(&diagnostics), [("activate".to_owned(), Fault::StackOverflow)], "{diagnostics:#?}");
+}
+
+#[test]
+fn a_promise_that_never_settles_is_reported_not_waited_for() {
+    let mut engine = Engine::new(EngineOptions { step_timeout: Duration::from_secs(30), ..Default::default() }).unwrap();
+    let started = std::time::Instant::now();
+    let (loaded, _) = load(&mut engine, "m.js", "export function activate(l) { l.events.on('tool_start', async () => { await new Promise(() => {}); }); }");
+    assert!(loaded);
+    let (_, diagnostics) = emit_tool_start(&mut engine);
+    assert_eq!(faults(&diagnostics), [("event".to_owned(), Fault::NeverSettled)]);
+    assert!(started.elapsed() < Duration::from_secs(10), "never-settled detection must not wait for the budget");
+}
+
+#[test]
+fn virtual_timers_fire_without_waiting() {
+    let mut engine = engine();
+    let source = "export function activate(l) { l.events.on('tool_start', async (e) => { await new Promise((r) => setTimeout(r, 60000)); e.args.command = 'late ' + Date.now(); }); }";
+    let (loaded, _) = load(&mut engine, "m.js", source);
+    assert!(loaded);
+    let (event, diagnostics) = emit_tool_start(&mut engine);
+    assert!(diagnostics.is_empty(), "{diagnostics:#?}");
+    assert_eq!(event["args"]["command"], "late 1767225660000");
+}
+
+#[test]
+fn host_access_is_denied_with_a_diagnostic() {
+    for (source, what) in [
+        ("export function activate() { return process.env.HOME; }", "process.env"),
+        ("export function activate() { require('fs'); }", "require(\"fs\")"),
+        ("export async function activate() { await fetch('https://example.com'); }", "fetch"),
+        ("export function activate() { Deno.readTextFileSync('/etc/passwd'); }", "Deno"),
+        ("import fs from 'node:fs';\nexport function activate() { fs.readFileSync('/etc/passwd'); }", "node:fs"),
+        ("import x from '../../etc/passwd.js';\nexport function activate() {}", "passwd.js"),
+    ] {
+        let mut engine = engine();
+        let (loaded, diagnostics) = load(&mut engine, "m.js", source);
+        assert!(!loaded, "{source}");
+        assert_eq!(diagnostics.len(), 1, "{source}: {diagnostics:#?}");
+        assert_eq!(diagnostics[0].fault, Fault::HostAccess, "{source}: {diagnostics:#?}");
+        assert!(diagnostics[0].message.contains(what), "{source}: {}", diagnostics[0].message);
+    }
+}
+
+#[test]
+fn an_unhandled_rejection_is_recorded_and_the_mod_still_loads() {
+    let mut engine = engine();
+    let (loaded, diagnostics) = load(&mut engine, "m.js", "export function activate(l) { Promise.reject(new Error('forgotten')); l.events.on('tool_start', () => {}); }");
+    assert!(loaded);
+    assert_eq!(faults(&diagnostics), [("unhandled_rejection".to_owned(), Fault::UnhandledRejection)]);
+}
+
+#[test]
+fn syntax_errors_fail_at_transpile_for_typescript_and_import_for_javascript() {
+    let mut engine = engine();
+    let (_, diagnostics) = load(&mut engine, "m.ts", "export function activate(letta: any) { letta.events.on( }");
+    assert_eq!(faults(&diagnostics), [("transpile".to_owned(), Fault::Exception)]);
+    assert!(diagnostics[0].message.starts_with("m.ts:1:"), "{}", diagnostics[0].message);
+    let mut engine = self::engine();
+    let (_, diagnostics) = load(&mut engine, "m.js", "export function activate( {");
+    assert_eq!(faults(&diagnostics), [("import".to_owned(), Fault::Exception)]);
+}
+
+#[test]
+fn the_host_function_and_deno_core_are_out_of_reach() {
+    let mut engine = engine();
+    let source = "export function activate(l) { l.events.on('tool_start', (e) => { e.args.seen = [typeof globalThis.__modlearnHost, typeof globalThis.__bootstrap, Object.getOwnPropertyNames(globalThis).filter((n) => n.startsWith('__') && !n.startsWith('__v8x')).join(',')].join('|'); }); }";
+    let (loaded, diagnostics) = load(&mut engine, "m.js", source);
+    assert!(loaded, "{diagnostics:#?}");
+    let (event, _) = emit_tool_start(&mut engine);
+    assert_eq!(event["args"]["seen"], "undefined|undefined|");
+}
+
+#[test]
+fn a_throwing_disposer_is_a_dispose_diagnostic() {
+    let mut engine = engine();
+    let (loaded, _) = load(&mut engine, "m.js", "export function activate(l) { return () => { throw new Error('bad dispose'); }; }");
+    assert!(loaded);
+    let outcome = engine.dispose().unwrap();
+    assert_eq!(outcome.disposed, 1);
+    assert_eq!(outcome.threw.len(), 1);
+    let diagnostics = engine.snapshot().unwrap().diagnostics;
+    assert_eq!(faults(&diagnostics), [("dispose".to_owned(), Fault::Exception)]);
+}
