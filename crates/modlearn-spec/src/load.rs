@@ -1,0 +1,319 @@
+//! Loading a spec file: read, parse, deserialize layer by layer, validate, locate every finding.
+//!
+//! Layers (the top level, each example, the evaluation, each scenario, each assertion) are read
+//! separately, so a broken part never hides problems in the others.
+
+use std::path::{Path, PathBuf};
+
+use serde::de::DeserializeOwned;
+use serde_json::{Map, Value};
+
+use crate::assertion::{Assertion, ModLoads, PayloadReader};
+use crate::error::{SpecError, SpecProblem, SpecWarning};
+use crate::lenient::{Collector, invalid_type, read_object};
+use crate::locate::SourceMap;
+use crate::path::JsonPath;
+use crate::types::{Evaluation, Example, ModLearningSpec, ScenarioSpec};
+use crate::validate;
+
+/// A spec that loaded without problems.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LoadedSpec {
+    /// The spec file, as it was given.
+    pub path: PathBuf,
+    /// The typed spec.
+    pub spec: ModLearningSpec,
+    /// The file exactly as parsed, unknown fields included, for `env.snapshot.json`.
+    pub raw: Value,
+    /// Findings that do not stop the spec from being used, in source order.
+    pub warnings: Vec<SpecWarning>,
+}
+
+/// Reads, parses and validates the spec at `path`, reporting every problem at once.
+pub fn load_spec(path: &Path) -> Result<LoadedSpec, SpecError> {
+    match std::fs::read_to_string(path) {
+        Ok(source) => parse_spec(&source, path),
+        Err(error) => Err(SpecError {
+            path: path.to_owned(),
+            problems: vec![SpecProblem {
+                path: None,
+                line: None,
+                column: None,
+                message: format!("failed to read file: {error}"),
+            }],
+            warnings: Vec::new(),
+        }),
+    }
+}
+
+/// Parses and validates spec text; `path` only names the source in errors and in the result.
+pub fn parse_spec(source: &str, path: &Path) -> Result<LoadedSpec, SpecError> {
+    let fail = |problems| SpecError {
+        path: path.to_owned(),
+        problems,
+        warnings: Vec::new(),
+    };
+    if source.trim().is_empty() {
+        return Err(fail(vec![whole_file_problem("file is empty", None)]));
+    }
+    let raw: Value = match serde_json::from_str(source) {
+        Ok(raw) => raw,
+        Err(error) => {
+            let position = (error.line(), error.column());
+            let message = error.to_string();
+            let suffix = format!(" at line {} column {}", position.0, position.1);
+            let message = message.strip_suffix(&suffix).unwrap_or(&message);
+            return Err(fail(vec![whole_file_problem(message, Some(position))]));
+        }
+    };
+
+    let mut collector = Collector::default();
+    let spec = read_spec(raw.clone(), &mut collector);
+    let mut problems = collector.problems;
+    let mut warnings: Vec<(JsonPath, String)> = collector
+        .unknown_fields
+        .into_iter()
+        .map(|path| (path, "unknown field".to_owned()))
+        .collect();
+    if let Some(spec) = &spec {
+        // A semantic finding about a value that failed to parse would only repeat that failure
+        // (the value is a placeholder), so those are left out.
+        let unparsed: Vec<JsonPath> = problems.iter().map(|(path, _)| path.clone()).collect();
+        let independent = |(path, _): &(JsonPath, String)| {
+            !unparsed.iter().any(|unparsed| unparsed.is_related(path))
+        };
+        let findings = validate::check(spec);
+        problems.extend(findings.problems.into_iter().filter(independent));
+        warnings.extend(findings.warnings.into_iter().filter(independent));
+    }
+
+    let source_map = SourceMap::new(source);
+    let mut problems: Vec<SpecProblem> = problems
+        .into_iter()
+        .map(|(path, message)| {
+            let (line, column) = split(source_map.locate(&path));
+            SpecProblem {
+                path: path.rendered(),
+                line,
+                column,
+                message,
+            }
+        })
+        .collect();
+    let mut warnings: Vec<SpecWarning> = warnings
+        .into_iter()
+        .map(|(path, message)| {
+            let (line, column) = split(source_map.locate(&path));
+            SpecWarning {
+                path: path.rendered().unwrap_or_else(|| ".".to_owned()),
+                line,
+                column,
+                message,
+            }
+        })
+        .collect();
+    // Stable sorts: findings at one position keep the order they were found in.
+    problems.sort_by_key(|problem| source_order(problem.line, problem.column));
+    warnings.sort_by_key(|warning| source_order(warning.line, warning.column));
+
+    match spec {
+        Some(spec) if problems.is_empty() => Ok(LoadedSpec {
+            path: path.to_owned(),
+            spec,
+            raw,
+            warnings,
+        }),
+        _ => Err(SpecError {
+            path: path.to_owned(),
+            problems,
+            warnings,
+        }),
+    }
+}
+
+fn whole_file_problem(message: &str, position: Option<(usize, usize)>) -> SpecProblem {
+    let (line, column) = split(position);
+    SpecProblem {
+        path: None,
+        line,
+        column,
+        message: message.to_owned(),
+    }
+}
+
+fn split(position: Option<(usize, usize)>) -> (Option<usize>, Option<usize>) {
+    (
+        position.map(|(line, _)| line),
+        position.map(|(_, column)| column),
+    )
+}
+
+fn source_order(line: Option<usize>, column: Option<usize>) -> (usize, usize) {
+    (line.unwrap_or(usize::MAX), column.unwrap_or(usize::MAX))
+}
+
+fn read_spec(value: Value, collector: &mut Collector) -> Option<ModLearningSpec> {
+    let root = JsonPath::root();
+    let mut object = expect_object(value, &root, collector)?;
+    let examples = object.shift_remove("examples");
+    let evaluation = object.shift_remove("evaluation");
+    let spec: Option<ModLearningSpec> =
+        read_object(object, &root, &["examples", "evaluation"], collector);
+    let examples = read_each(
+        examples,
+        &root.key("examples"),
+        collector,
+        |value, path, collector| {
+            read_struct::<Example>(value, path, &[], collector).unwrap_or_default()
+        },
+    );
+    let evaluation_path = root.key("evaluation");
+    let evaluation = match evaluation {
+        Some(value) => read_evaluation(value, &evaluation_path, collector),
+        None => {
+            collector.problem(evaluation_path, "missing field");
+            Evaluation::default()
+        }
+    };
+    let mut spec = spec?;
+    spec.examples = examples;
+    spec.evaluation = evaluation;
+    Some(spec)
+}
+
+fn read_evaluation(value: Value, path: &JsonPath, collector: &mut Collector) -> Evaluation {
+    let Some(mut object) = expect_object(value, path, collector) else {
+        return Evaluation::default();
+    };
+    let assertions = object.shift_remove("assertions");
+    let scenarios = object.shift_remove("scenarios");
+    let evaluation: Option<Evaluation> =
+        read_object(object, path, &["assertions", "scenarios"], collector);
+    let assertions = read_assertions(assertions, &path.key("assertions"), collector);
+    let scenarios = scenarios.map(|scenarios| {
+        read_each(
+            Some(scenarios),
+            &path.key("scenarios"),
+            collector,
+            read_scenario,
+        )
+    });
+    let mut evaluation = evaluation.unwrap_or_default();
+    evaluation.assertions = assertions;
+    evaluation.scenarios = scenarios;
+    evaluation
+}
+
+fn read_scenario(value: Value, path: &JsonPath, collector: &mut Collector) -> ScenarioSpec {
+    let Some(mut object) = expect_object(value, path, collector) else {
+        return ScenarioSpec::default();
+    };
+    let assertions = object.shift_remove("assertions");
+    let scenario: Option<ScenarioSpec> = read_object(object, path, &["assertions"], collector);
+    let assertions = read_assertions(assertions, &path.key("assertions"), collector);
+    let mut scenario = scenario.unwrap_or_default();
+    scenario.assertions = assertions;
+    scenario
+}
+
+fn read_assertions(
+    value: Option<Value>,
+    path: &JsonPath,
+    collector: &mut Collector,
+) -> Vec<Assertion> {
+    read_each(value, path, collector, |value, path, collector| {
+        read_assertion(value, path, collector).unwrap_or(Assertion::ModLoads(ModLoads::default()))
+    })
+}
+
+/// Reads one assertion; `None` (after reporting why) when it cannot be built. The caller keeps a
+/// placeholder in its place so later indexes still match the file.
+fn read_assertion(value: Value, path: &JsonPath, collector: &mut Collector) -> Option<Assertion> {
+    let mut object = expect_object(value, path, collector)?;
+    let tag_path = path.key("type");
+    let tag = match object.shift_remove("type") {
+        Some(Value::String(tag)) => tag,
+        Some(other) => {
+            collector.problem(tag_path, invalid_type(&other, "a string"));
+            return None;
+        }
+        None => {
+            collector.problem(tag_path, "missing field");
+            return None;
+        }
+    };
+    let reader = LenientPayload {
+        object,
+        path,
+        collector,
+    };
+    match Assertion::read_payload(&tag, reader) {
+        Some(assertion) => assertion,
+        None => {
+            let error = <serde_json::Error as serde::de::Error>::unknown_variant(
+                &tag,
+                Assertion::TYPE_NAMES,
+            );
+            collector.problem(tag_path, error.to_string());
+            None
+        }
+    }
+}
+
+struct LenientPayload<'a> {
+    object: Map<String, Value>,
+    path: &'a JsonPath,
+    collector: &'a mut Collector,
+}
+
+impl PayloadReader for LenientPayload<'_> {
+    fn read<T: DeserializeOwned>(self) -> Option<T> {
+        read_object(self.object, self.path, &[], self.collector)
+    }
+}
+
+fn read_struct<T: DeserializeOwned>(
+    value: Value,
+    path: &JsonPath,
+    nested: &[&str],
+    collector: &mut Collector,
+) -> Option<T> {
+    let object = expect_object(value, path, collector)?;
+    read_object(object, path, nested, collector)
+}
+
+/// Reads every element of an optional array with `read`; a value that is not an array is reported
+/// and read as empty.
+fn read_each<T>(
+    value: Option<Value>,
+    path: &JsonPath,
+    collector: &mut Collector,
+    read: impl Fn(Value, &JsonPath, &mut Collector) -> T,
+) -> Vec<T> {
+    match value {
+        None => Vec::new(),
+        Some(Value::Array(items)) => items
+            .into_iter()
+            .enumerate()
+            .map(|(index, item)| read(item, &path.index(index), collector))
+            .collect(),
+        Some(other) => {
+            collector.problem(path.clone(), invalid_type(&other, "an array"));
+            Vec::new()
+        }
+    }
+}
+
+fn expect_object(
+    value: Value,
+    path: &JsonPath,
+    collector: &mut Collector,
+) -> Option<Map<String, Value>> {
+    match value {
+        Value::Object(object) => Some(object),
+        other => {
+            collector.problem(path.clone(), invalid_type(&other, "an object"));
+            None
+        }
+    }
+}

@@ -1,0 +1,310 @@
+//! Semantic checks on a typed spec: Letta Code's `validate-mod-env.ts` rules, plus modlearn's refusal
+//! of paths that escape their directory and of assertions that can never pass.
+
+use std::path::Path;
+
+use crate::assertion::Assertion;
+use crate::error::{SpecProblem, SpecWarning};
+use crate::path::JsonPath;
+use crate::resolve::resolve_scenarios;
+use crate::types::{ModLearningSpec, ScenarioBase};
+
+/// What checking an in-memory spec found; loading a file does the same and adds positions.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Validation {
+    /// Problems that make the spec unusable; empty when the spec is valid.
+    pub problems: Vec<SpecProblem>,
+    /// Findings that are probably mistakes but do not stop the spec from being used.
+    pub warnings: Vec<SpecWarning>,
+}
+
+/// Checks a spec built in memory (for instance by a proposer) with the same rules as
+/// [`load_spec`](crate::load_spec).
+pub fn validate_spec(spec: &ModLearningSpec) -> Validation {
+    let findings = check(spec);
+    Validation {
+        problems: findings
+            .problems
+            .into_iter()
+            .map(|(path, message)| SpecProblem {
+                path: path.rendered(),
+                line: None,
+                column: None,
+                message,
+            })
+            .collect(),
+        warnings: findings
+            .warnings
+            .into_iter()
+            .map(|(path, message)| SpecWarning {
+                path: path.rendered().unwrap_or_else(|| ".".to_owned()),
+                line: None,
+                column: None,
+                message,
+            })
+            .collect(),
+    }
+}
+
+#[derive(Default)]
+pub(crate) struct Findings {
+    pub(crate) problems: Vec<(JsonPath, String)>,
+    pub(crate) warnings: Vec<(JsonPath, String)>,
+}
+
+pub(crate) fn check(spec: &ModLearningSpec) -> Findings {
+    let mut findings = Findings::default();
+    let root = JsonPath::root();
+    findings.non_blank(&spec.name, root.key("name"));
+    findings.non_blank(&spec.objective, root.key("objective"));
+    if let Some(slug) = &spec.slug {
+        findings.non_blank(slug, root.key("slug"));
+        if !slug.trim().is_empty() && !is_kebab_case(slug) {
+            findings.warn(
+                root.key("slug"),
+                format!("`{slug}` is not kebab-case (lowercase letters and digits joined by single hyphens)"),
+            );
+        }
+    }
+    if let Some(target_mod_name) = &spec.target_mod_name {
+        findings.check_file_name(target_mod_name, root.key("targetModName"));
+    }
+    let requirements = root.key("requirements");
+    if spec.requirements.is_empty() {
+        findings.problem(requirements.clone(), "must not be empty");
+    }
+    for (index, requirement) in spec.requirements.iter().enumerate() {
+        findings.non_blank(requirement, requirements.index(index));
+    }
+    for (index, example) in spec.examples.iter().enumerate() {
+        findings.non_blank(
+            &example.input,
+            root.key("examples").index(index).key("input"),
+        );
+    }
+
+    let evaluation = &spec.evaluation;
+    let evaluation_path = root.key("evaluation");
+    findings.check_base(&evaluation.base(), &evaluation_path);
+    match &evaluation.scenarios {
+        Some(scenarios) => {
+            let scenarios_path = evaluation_path.key("scenarios");
+            if scenarios.is_empty() {
+                findings.problem(scenarios_path.clone(), "must not be empty");
+            } else if scenarios.len() < 2 {
+                findings.warn(scenarios_path.clone(), FEW_SCENARIOS);
+            }
+            for (index, scenario) in scenarios.iter().enumerate() {
+                let path = scenarios_path.index(index);
+                findings.check_base(&scenario.base(), &path);
+                let prompt = scenario.prompt.as_deref().or(evaluation.prompt.as_deref());
+                let has_assertions =
+                    !evaluation.assertions.is_empty() || !scenario.assertions.is_empty();
+                if !has_text(prompt) && !has_assertions {
+                    findings.problem(path, "needs a prompt or assertions");
+                }
+            }
+        }
+        None => {
+            if !has_text(evaluation.prompt.as_deref()) && evaluation.assertions.is_empty() {
+                findings.problem(evaluation_path.clone(), "needs a prompt or assertions");
+            }
+            findings.warn(evaluation_path.clone(), FEW_SCENARIOS);
+        }
+    }
+
+    let configured = evaluation
+        .scenarios
+        .as_ref()
+        .is_some_and(|scenarios| !scenarios.is_empty());
+    for scenario in resolve_scenarios(spec) {
+        if scenario.prompt_to_run().is_some()
+            && scenario.required_result_markers.is_empty()
+            && scenario.required_trace_markers.is_empty()
+        {
+            let path = if configured {
+                evaluation_path.key("scenarios").index(scenario.index)
+            } else {
+                evaluation_path.clone()
+            };
+            findings.warn(
+                path,
+                "runs a prompt but requires no result or trace markers",
+            );
+        }
+    }
+    findings
+}
+
+const FEW_SCENARIOS: &str = "fewer than 2 scenarios; a negative control catches over-eager mods";
+
+impl Findings {
+    fn problem(&mut self, path: JsonPath, message: impl Into<String>) {
+        self.problems.push((path, message.into()));
+    }
+
+    fn warn(&mut self, path: JsonPath, message: impl Into<String>) {
+        self.warnings.push((path, message.into()));
+    }
+
+    fn non_blank(&mut self, value: &str, path: JsonPath) {
+        if value.trim().is_empty() {
+            self.problem(path, "must not be empty");
+        }
+    }
+
+    /// The shared scenario fields, on the evaluation or on one scenario.
+    fn check_base(&mut self, base: &ScenarioBase<'_>, path: &JsonPath) {
+        if let Some(name) = base.name {
+            self.non_blank(name, path.key("name"));
+        }
+        if let Some(prompt) = base.prompt {
+            self.non_blank(prompt, path.key("prompt"));
+        }
+        if base.timeout_ms == Some(0) {
+            self.problem(path.key("timeoutMs"), "must be positive");
+        }
+        if base.max_turns == Some(0) {
+            self.problem(path.key("maxTurns"), "must be positive");
+        }
+        for key in base.memory_files.keys() {
+            if let Some(message) = memory_file_problem(key) {
+                self.problem(path.key("memoryFiles").key(key.clone()), message);
+            }
+        }
+        for (index, assertion) in base.assertions.iter().enumerate() {
+            self.check_assertion(assertion, &path.key("assertions").index(index));
+        }
+        let marker_lists = [
+            ("requiredResultMarkers", base.required_result_markers),
+            ("requiredTraceMarkers", base.required_trace_markers),
+            ("forbiddenResultMarkers", base.forbidden_result_markers),
+            ("forbiddenTraceMarkers", base.forbidden_trace_markers),
+        ];
+        for (field, markers) in marker_lists {
+            for (index, marker) in markers.iter().enumerate() {
+                // Every text contains the empty string, so such a marker always or never passes.
+                if marker.is_empty() {
+                    self.problem(path.key(field).index(index), "must not be empty");
+                }
+            }
+        }
+    }
+
+    fn check_assertion(&mut self, assertion: &Assertion, path: &JsonPath) {
+        match assertion {
+            Assertion::ModLoads(assertion) => {
+                if assertion.expected_loaded_count == Some(0) {
+                    self.problem(path.key("expectedLoadedCount"), "must be at least 1");
+                }
+            }
+            Assertion::TurnStartInjectsMessage(assertion) => {
+                if let Some(role) = &assertion.role {
+                    self.non_blank(role, path.key("role"));
+                }
+                for (index, item) in assertion.input.iter().flatten().enumerate() {
+                    // The engine rolls back a turn_start input that is not all objects.
+                    if !item.is_object() {
+                        self.problem(path.key("input").index(index), "must be an object");
+                    }
+                }
+            }
+            Assertion::ToolStartRewritesArgs(assertion) => {
+                self.non_blank(&assertion.tool_name, path.key("toolName"));
+                if assertion.expect_args.is_empty() {
+                    self.problem(path.key("expectArgs"), "must not be empty");
+                }
+            }
+            Assertion::ToolStartPreservesArgs(assertion) => {
+                self.non_blank(&assertion.tool_name, path.key("toolName"));
+            }
+        }
+    }
+
+    fn check_file_name(&mut self, name: &str, path: JsonPath) {
+        if name.trim().is_empty() {
+            self.problem(path, "must not be empty");
+        } else if name.contains('\0') {
+            self.problem(path, "must not contain a NUL character");
+        } else if name.contains(['/', '\\'])
+            || name == "."
+            || name == ".."
+            || Path::new(name).is_absolute()
+        {
+            self.problem(
+                path,
+                format!("must be a plain file name, not a path like `{name}`"),
+            );
+        }
+    }
+}
+
+/// Why a `memoryFiles` key cannot be written inside the memory directory, if it cannot.
+fn memory_file_problem(key: &str) -> Option<&'static str> {
+    let components: Vec<&str> = key.split(['/', '\\']).collect();
+    if key.is_empty() {
+        Some("file path must not be empty")
+    } else if key.contains('\0') {
+        Some("must not contain a NUL character")
+    } else if key.starts_with(['/', '\\']) || has_drive_prefix(key) || Path::new(key).is_absolute()
+    {
+        Some("must be a relative path, not an absolute one")
+    } else if components.contains(&"..") {
+        Some("must not contain a `..` component")
+    } else if components
+        .iter()
+        .all(|component| component.is_empty() || *component == ".")
+    {
+        Some("must name a file")
+    } else {
+        None
+    }
+}
+
+fn has_drive_prefix(key: &str) -> bool {
+    let bytes = key.as_bytes();
+    bytes.len() >= 2 && bytes[0].is_ascii_alphabetic() && bytes[1] == b':'
+}
+
+fn has_text(value: Option<&str>) -> bool {
+    value.is_some_and(|value| !value.trim().is_empty())
+}
+
+/// Letta Code's `^[a-z0-9]+(?:-[a-z0-9]+)*$`.
+fn is_kebab_case(value: &str) -> bool {
+    value.split('-').all(|part| {
+        !part.is_empty()
+            && part
+                .bytes()
+                .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit())
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn kebab_case_matches_letta_pattern() {
+        for good in ["uv-pip-install", "a", "a1-b2"] {
+            assert!(is_kebab_case(good), "{good}");
+        }
+        for bad in ["", "-a", "a-", "a--b", "A", "a_b", "a b"] {
+            assert!(!is_kebab_case(bad), "{bad}");
+        }
+    }
+
+    #[test]
+    fn memory_file_keys_stay_inside() {
+        assert_eq!(memory_file_problem("reference/notes.md"), None);
+        assert_eq!(memory_file_problem("./a.md"), None);
+        assert_eq!(memory_file_problem("a..b.md"), None);
+        assert!(memory_file_problem("../x").is_some());
+        assert!(memory_file_problem("a/../../x").is_some());
+        assert!(memory_file_problem("a\\..\\x").is_some());
+        assert!(memory_file_problem("/etc/passwd").is_some());
+        assert!(memory_file_problem("C:\\x").is_some());
+        assert!(memory_file_problem("").is_some());
+        assert!(memory_file_problem("./").is_some());
+    }
+}
