@@ -53,6 +53,15 @@ export function hintFor(phase, capability, message, fault) {
   return FAULT_HINTS[fault];
 }
 
+// Diagnostics that are not failures of running code have a fault of their own.
+const PHASE_FAULTS = {
+  deprecated_api: "deprecated",
+  legacy_extension: "deprecated",
+  report: "reported",
+  stale_handle: "stale_handle",
+  command_override: "override",
+};
+
 /** Classifies a thrown value into a modlearn fault kind. */
 export function classifyFault(error) {
   if (error && typeof error === "object") {
@@ -82,7 +91,7 @@ function messageOf(error) {
  */
 export function makeDiagnostic({ owner, phase, error, capability, severity, fault, now }) {
   const message = messageOf(error);
-  const kind = fault ?? classifyFault(error);
+  const kind = fault ?? PHASE_FAULTS[phase] ?? classifyFault(error);
   const isError = error instanceof Error;
   const diagnostic = {
     capability: capability ?? undefined,

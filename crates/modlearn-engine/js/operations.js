@@ -75,13 +75,15 @@ class LoadOperation {
 
   loadFailed(phase, error, fault) {
     const { host, owner } = this;
-    // An out-of-memory error can be caught here and then stop the step as well: record it once.
-    if (this.failed) return;
+    // An out-of-memory error can be caught here and then stop the step as
+    // well (and recording may itself be stopped): record it exactly once.
+    if (this.recorded) return;
     this.failed = true;
     removeOwnerCapabilities(host.registry, owner);
-    owner.controller.abort("mod activation failed");
+    if (!owner.controller.signal.aborted) owner.controller.abort("mod activation failed");
     delete host.registry.controllers[owner.id];
     if (!(error && error.recorded)) host.record({ owner, phase, error, fault });
+    this.recorded = true;
   }
 
   fail(index, error, fault) {
@@ -142,8 +144,8 @@ class EmitOperation {
   failed(registration, error, fault) {
     const { host, emission } = this;
     const index = emission.registrations.indexOf(registration);
+    // Recorded once, even when a caught error also stops the step.
     if (this.failedSteps.has(index)) return;
-    this.failedSteps.add(index);
     const diagnostic = error && error.recorded
       ? host.registry.diagnostics.at(-1)
       : host.record({
@@ -151,6 +153,7 @@ class EmitOperation {
         capability: { id: emission.name, kind: "event" },
       });
     handlerFailed(emission, diagnostic);
+    this.failedSteps.add(index);
   }
 
   fail(index, error, fault) {
@@ -195,8 +198,8 @@ class DisposeOperation {
   fail(index, error, fault) {
     const { owner } = this.disposers[index];
     if (this.threw.includes(owner.id)) return;
-    this.threw.push(owner.id);
     if (!(error && error.recorded)) this.host.record({ owner, phase: "dispose", error, fault });
+    this.threw.push(owner.id);
   }
 
   finish() {

@@ -197,12 +197,38 @@ function installHostTraps(global) {
   }
 }
 
+function frameLocation(callsite) {
+  const file = callsite.getFileName?.() ?? callsite.getScriptNameOrSourceURL?.();
+  if (typeof file !== "string" || file.startsWith("modlearn-host:")) return null;
+  // File name only, without the load query: the same on every machine.
+  const name = file.replace(/[?#].*$/, "").split("/").pop();
+  return `${name}:${callsite.getLineNumber?.() ?? "?"}:${callsite.getColumnNumber?.() ?? "?"}`;
+}
+
+/**
+ * Stack traces that show only the candidate's own frames, by file name, so
+ * diagnostics read the same on every machine. (It also keeps deno_core from
+ * formatting stacks while an engine is being stopped.)
+ */
+function prepareStackTrace(error, callsites) {
+  const head = error && error.message ? `${error.name ?? "Error"}: ${error.message}` : String(error?.name ?? "Error");
+  const frames = [];
+  for (const callsite of callsites) {
+    const location = frameLocation(callsite);
+    if (location === null) continue;
+    const name = callsite.getFunctionName?.();
+    frames.push(`    at ${name ? `${name} (${location})` : location}`);
+  }
+  return [head, ...frames].join("\n");
+}
+
 /**
  * Turns the bootstrapped deno_core global into the mod sandbox.
  * Returns the deno_core handle, which only the host keeps.
  */
 export function installSandbox(global) {
   const core = global.Deno.core;
+  global.Error.prepareStackTrace = prepareStackTrace;
   global.Date = VirtualDate;
   Math.random = seededRandom;
   global.console = makeConsole();

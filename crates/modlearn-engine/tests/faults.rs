@@ -150,3 +150,28 @@ fn a_throwing_disposer_is_a_dispose_diagnostic() {
     let diagnostics = engine.snapshot().unwrap().diagnostics;
     assert_eq!(faults(&diagnostics), [("dispose".to_owned(), Fault::Exception)]);
 }
+
+#[test]
+fn stacks_name_the_candidate_file_and_its_own_lines() {
+    let mut engine = engine();
+    let source = "interface Options {\n  name: string;\n}\n\nexport function activate(letta: any): void {\n  const options: Options = { name: 'x' };\n  throw new Error('line 7 ' + options.name);\n}\n";
+    let (_, diagnostics) = load(&mut engine, "typed.ts", source);
+    let stack = diagnostics[0].stack.as_deref().unwrap_or("");
+    assert_eq!(stack, "Error: line 7 x\n    at activate (typed.ts:7:9)");
+}
+
+#[test]
+fn removed_apis_are_deprecation_warnings() {
+    let mut engine = engine();
+    let (loaded, diagnostics) = load(&mut engine, "m.js", "export function activate(letta) { letta.ui.setStatus('x'); }");
+    assert!(loaded);
+    let kinds: Vec<_> = diagnostics.iter().map(|d| (d.phase.as_str(), d.fault, d.severity)).collect();
+    assert_eq!(
+        kinds,
+        [
+            ("deprecated_api", Fault::Deprecated, modlearn_types::Severity::Warning),
+            ("deprecated_api", Fault::Deprecated, modlearn_types::Severity::Warning),
+        ],
+        "one from the source scan, one from the call: {diagnostics:#?}"
+    );
+}

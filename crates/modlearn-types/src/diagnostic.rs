@@ -82,6 +82,14 @@ pub enum Fault {
     HostAccess,
     /// A promise the mod created rejected with nothing to handle it.
     UnhandledRejection,
+    /// The mod uses an API Letta Code removed.
+    Deprecated,
+    /// The mod reported the problem itself (`letta.diagnostics.report`).
+    Reported,
+    /// The mod called through a handle of a generation that is gone.
+    StaleHandle,
+    /// The mod's command overrides a built-in command.
+    Override,
 }
 
 impl Fault {
@@ -95,6 +103,10 @@ impl Fault {
             Fault::NeverSettled => "never_settled",
             Fault::HostAccess => "host_access",
             Fault::UnhandledRejection => "unhandled_rejection",
+            Fault::Deprecated => "deprecated",
+            Fault::Reported => "reported",
+            Fault::StaleHandle => "stale_handle",
+            Fault::Override => "override",
         }
     }
 }

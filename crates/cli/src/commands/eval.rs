@@ -1,0 +1,97 @@
+//! `modlearn eval`: judge existing candidate files against a spec.
+
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+
+use modlearn_record::{CandidateArtifacts, RunLayout, RunWriter, WriteError, copy_atomic};
+use modlearn_runner::{CandidateEvaluation, attempt_from, build_report, evaluate_candidates};
+use modlearn_spec::{resolve_scenarios, spec_slug};
+use modlearn_types::SpecSummary;
+
+use crate::cli::EvalArgs;
+use crate::exit::{CliError, FAILURE, SUCCESS};
+use crate::printer;
+
+pub fn run(args: EvalArgs) -> Result<u8, CliError> {
+    let loaded = super::load_spec(&args.spec)?;
+    super::check_candidates(&args.candidates)?;
+    if let Some(promote) = &args.promote {
+        check_promote_target(promote)?;
+    }
+    let scenarios = resolve_scenarios(&loaded.spec);
+    let slug = spec_slug(&loaded.spec);
+    let run_dir = args.run_dir.clone().unwrap_or_else(|| default_run_dir(&slug));
+    if run_dir.join("report.json").exists() {
+        return Err(CliError::usage(format!("run directory `{}` already holds a finished run", run_dir.display()))
+            .hint("pass another `--run-dir`, or remove that directory"));
+    }
+    let settings = super::engine_options(&args.engine);
+    let layout = RunLayout::new(&run_dir, args.candidates.len());
+    let writer = RunWriter::new(layout.clone(), loaded.raw.clone(), loaded.spec.name.clone());
+
+    let bar = printer::progress(args.candidates.len(), "evaluating");
+    let write_errors: Mutex<Vec<WriteError>> = Mutex::new(Vec::new());
+    let on_done = |evaluation: &CandidateEvaluation| {
+        // Each candidate's artifacts land as soon as it is judged.
+        if let Err(error) = write_candidate(&writer, &layout, evaluation) {
+            write_errors.lock().unwrap_or_else(|poison| poison.into_inner()).push(error);
+        }
+        bar.inc(1);
+    };
+    let evaluations = evaluate_candidates(&scenarios, &args.candidates, &settings, &on_done);
+    bar.finish_and_clear();
+    if let Some(error) = write_errors.into_inner().unwrap_or_else(|poison| poison.into_inner()).into_iter().next() {
+        return Err(error.into());
+    }
+
+    let spec = SpecSummary {
+        name: loaded.spec.name.clone(),
+        slug,
+        path: args.spec.display().to_string(),
+        scenarios: scenarios.len(),
+    };
+    let mut report = build_report(spec, &evaluations, &|index| layout.candidate_relative(index), None);
+    if let (Some(target), Some(selected)) = (&args.promote, &report.selected) {
+        if report.passed {
+            copy_atomic(Path::new(&selected.candidate_path), target)?;
+            report.promoted_to = Some(target.display().to_string());
+        }
+    }
+    writer.write_run(&report)?;
+
+    if args.json {
+        println!("{}", serde_json::to_string_pretty(&report).expect("report serializes"));
+    } else {
+        print!("{}", printer::summary(&report, &layout.file("report.md").display().to_string()));
+    }
+    Ok(if report.passed { SUCCESS } else { FAILURE })
+}
+
+fn write_candidate(writer: &RunWriter, layout: &RunLayout, evaluation: &CandidateEvaluation) -> Result<(), WriteError> {
+    let attempt = attempt_from(evaluation, layout.candidate_relative(evaluation.index));
+    let file_name = evaluation
+        .path
+        .file_name()
+        .map(|name| name.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "candidate.js".to_owned());
+    writer.write_candidate(&CandidateArtifacts {
+        attempt: &attempt,
+        file_name: &file_name,
+        source: evaluation.source.as_deref(),
+        consoles: evaluation.scenarios.iter().map(|scenario| scenario.console.as_slice()).collect(),
+    })
+}
+
+fn check_promote_target(target: &Path) -> Result<(), CliError> {
+    if target.is_dir() {
+        return Err(CliError::usage(format!("`--promote {}` is a directory", target.display()))
+            .hint("give the file path the selected candidate should be copied to"));
+    }
+    Ok(())
+}
+
+/// `reports/<slug>-<UTC timestamp>`.
+fn default_run_dir(slug: &str) -> PathBuf {
+    let stamp = jiff::Timestamp::now().strftime("%Y%m%dT%H%M%SZ").to_string();
+    PathBuf::from("reports").join(format!("{slug}-{stamp}"))
+}

@@ -1,0 +1,72 @@
+//! One module per subcommand; each returns an exit code or a [`CliError`].
+
+use std::process::ExitCode;
+
+use crate::cli::{Cli, Command, EngineArgs};
+use crate::exit::CliError;
+
+mod bench;
+mod eval;
+mod validate;
+
+/// Runs the parsed command line.
+pub fn run(cli: Cli) -> ExitCode {
+    init_tracing();
+    let result = match cli.command {
+        Command::Eval(args) => eval::run(args),
+        Command::Validate(args) => validate::run(args),
+        Command::Schema => {
+            print!("{}", modlearn_spec::json_schema_text());
+            Ok(crate::exit::SUCCESS)
+        }
+        Command::Bench(args) => bench::run(args),
+    };
+    match result {
+        Ok(code) => ExitCode::from(code),
+        Err(error) => error.report(),
+    }
+}
+
+fn init_tracing() {
+    // Logs only on request (MODLEARN_LOG=debug); stdout stays for data.
+    let filter = tracing_subscriber::EnvFilter::try_from_env("MODLEARN_LOG")
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("off"));
+    let _ = tracing_subscriber::fmt().with_env_filter(filter).with_writer(std::io::stderr).try_init();
+}
+
+/// Loads a spec or fails with every problem listed (exit 2).
+fn load_spec(path: &std::path::Path) -> Result<modlearn_spec::LoadedSpec, CliError> {
+    let loaded = modlearn_spec::load_spec(path)?;
+    for warning in &loaded.warnings {
+        eprintln!("warning: `{}`: {warning}", path.display());
+    }
+    Ok(loaded)
+}
+
+/// Every candidate file must exist before anything runs.
+fn check_candidates(paths: &[std::path::PathBuf]) -> Result<(), CliError> {
+    for path in paths {
+        if !path.is_file() {
+            let what = if path.exists() { "is not a file" } else { "does not exist" };
+            return Err(CliError::usage(format!("candidate `{}` {what}", path.display()))
+                .hint("pass the path of a .js, .mjs, .ts or .tsx mod file"));
+        }
+        if modlearn_engine::SourceKind::from_path(path).is_none() {
+            return Err(CliError::usage(format!("candidate `{}` is not a mod file", path.display()))
+                .hint("mods are .js, .mjs, .ts or .tsx files"));
+        }
+    }
+    Ok(())
+}
+
+fn engine_options(args: &EngineArgs) -> modlearn_runner::EvalSettings {
+    let defaults = modlearn_runner::EvalSettings::default();
+    modlearn_runner::EvalSettings {
+        jobs: args.jobs.map_or(defaults.jobs, |jobs| jobs as usize),
+        engine: modlearn_engine::EngineOptions {
+            step_timeout: args.handler_timeout,
+            memory_limit: (args.memory_limit as usize) << 20,
+            ..defaults.engine
+        },
+    }
+}

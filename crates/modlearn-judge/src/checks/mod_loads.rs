@@ -1,0 +1,42 @@
+//! `mod_loads`: no diagnostic of any severity, at least one mod loaded, and
+//! the expected count when one is given (Letta's conditions).
+
+use modlearn_spec::ModLoads;
+use modlearn_types::{Observation, Probe};
+use serde_json::json;
+
+use crate::check::{Judged, unexpected};
+
+pub(crate) fn probe() -> Probe {
+    Probe::Snapshot
+}
+
+pub(crate) fn judge(assertion: &ModLoads, observation: &Observation) -> Judged {
+    let Observation::Snapshot { snapshot } = observation else {
+        return unexpected(observation);
+    };
+    let loaded = snapshot.loaded_paths.len();
+    let diagnostics = &snapshot.diagnostics;
+    let details = json!({
+        "loadedCount": loaded,
+        "expectedLoadedCount": assertion.expected_loaded_count,
+        "diagnostics": diagnostics,
+    });
+    let message = if !diagnostics.is_empty() {
+        let first = &diagnostics[0];
+        format!(
+            "{} diagnostic(s); first: [{} {}] {}",
+            diagnostics.len(),
+            first.phase,
+            first.fault.as_str(),
+            first.message
+        )
+    } else if loaded == 0 {
+        "no mod loaded".to_owned()
+    } else if let Some(expected) = assertion.expected_loaded_count.filter(|&n| n as usize != loaded) {
+        format!("expected {expected} loaded mod(s), got {loaded}")
+    } else {
+        return (true, format!("{loaded} mod(s) loaded with no diagnostics"), details);
+    };
+    (false, message, details)
+}

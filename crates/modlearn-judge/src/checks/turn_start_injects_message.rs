@@ -1,0 +1,88 @@
+//! `turn_start_injects_message`: only messages *appended* after the original
+//! input count, filtered by role (default `system`); the original items must
+//! be left as they were and no handler may fail (Letta's conditions).
+
+use modlearn_spec::TurnStartInjectsMessage;
+use modlearn_types::{Observation, Probe};
+use serde_json::{Value, json};
+
+use crate::check::{Judged, unexpected};
+use crate::text::content_text;
+use crate::{EVAL_AGENT_ID, EVAL_CONVERSATION_ID};
+
+fn default_input() -> Vec<Value> {
+    vec![json!({"type": "message", "role": "user", "content": "Install a Python package."})]
+}
+
+pub(crate) fn probe(assertion: &TurnStartInjectsMessage) -> Probe {
+    Probe::Emit {
+        event: "turn_start".to_owned(),
+        payload: json!({
+            "agentId": EVAL_AGENT_ID,
+            "conversationId": EVAL_CONVERSATION_ID,
+            "input": assertion.input.clone().unwrap_or_else(default_input),
+        }),
+    }
+}
+
+pub(crate) fn judge(assertion: &TurnStartInjectsMessage, observation: &Observation) -> Judged {
+    let Observation::Emitted { before, after, emission } = observation else {
+        return unexpected(observation);
+    };
+    let role = assertion.role.as_deref().unwrap_or("system");
+    let original = before.get("input").and_then(Value::as_array).cloned().unwrap_or_default();
+    let final_input = after.get("input").and_then(Value::as_array).cloned().unwrap_or_default();
+    let appended: Vec<&Value> = final_input.iter().skip(original.len()).collect();
+    let matching: Vec<&Value> = appended
+        .iter()
+        .copied()
+        .filter(|item| item.get("role").and_then(Value::as_str) == Some(role))
+        .collect();
+    let text = matching
+        .iter()
+        .map(|item| content_text(item.get("content").unwrap_or(&Value::Null)))
+        .collect::<Vec<_>>()
+        .join("\n");
+    let contains = assertion.contains.as_ref().map(|c| c.items()).unwrap_or_default();
+    let not_contains = assertion.not_contains.as_ref().map(|c| c.items()).unwrap_or_default();
+    let missing: Vec<&str> = contains.iter().copied().filter(|s| !text.contains(s)).collect();
+    let forbidden: Vec<&str> = not_contains.iter().copied().filter(|s| text.contains(s)).collect();
+    let original_kept = final_input.len() >= original.len() && final_input[..original.len()] == original[..];
+    let details = json!({
+        "handlerCount": emission.handler_count,
+        "role": role,
+        "injectedText": text,
+        "appended": appended,
+        "contains": contains,
+        "notContains": not_contains,
+        "missing": missing,
+        "forbiddenPresent": forbidden,
+        "originalKept": original_kept,
+        "finalInput": final_input,
+        "diagnostics": emission.diagnostics,
+    });
+    let message = if emission.handler_count == 0 {
+        "no turn_start handler is registered".to_owned()
+    } else if let Some(first) = emission.diagnostics.first() {
+        format!("a handler failed: [{}] {}", first.fault.as_str(), first.message)
+    } else if matching.is_empty() {
+        if appended.is_empty() {
+            format!("no message was appended (only appended `{role}` messages count; prepending or editing the user message does not)")
+        } else {
+            format!("{} message(s) appended, none with role `{role}`", appended.len())
+        }
+    } else if !missing.is_empty() {
+        format!("injected text lacks {}", quoted(&missing))
+    } else if !forbidden.is_empty() {
+        format!("injected text contains forbidden {}", quoted(&forbidden))
+    } else if !original_kept {
+        "the original input items were changed".to_owned()
+    } else {
+        return (true, format!("{} `{role}` message(s) appended", matching.len()), details);
+    };
+    (false, message, details)
+}
+
+fn quoted(items: &[&str]) -> String {
+    items.iter().map(|s| format!("`{s}`")).collect::<Vec<_>>().join(", ")
+}

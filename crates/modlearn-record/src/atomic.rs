@@ -1,0 +1,31 @@
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+/// A file that could not be written, with its path.
+#[derive(Debug, thiserror::Error)]
+#[error("failed to write `{}`: {source}", path.display())]
+pub struct WriteError {
+    /// The file.
+    pub path: PathBuf,
+    /// What went wrong.
+    #[source]
+    pub source: std::io::Error,
+}
+
+/// Writes `contents` to `path` atomically, creating parent directories.
+pub fn write_atomic(path: &Path, contents: impl AsRef<[u8]>) -> Result<(), WriteError> {
+    let fail = |source| WriteError { path: path.to_path_buf(), source };
+    let dir = path.parent().filter(|dir| !dir.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    std::fs::create_dir_all(dir).map_err(fail)?;
+    let mut file = tempfile::Builder::new().prefix(".modlearn-").tempfile_in(dir).map_err(fail)?;
+    file.write_all(contents.as_ref()).map_err(fail)?;
+    file.as_file().sync_all().map_err(fail)?;
+    file.persist(path).map_err(|error| fail(error.error))?;
+    Ok(())
+}
+
+/// Copies `from` to `to` atomically.
+pub fn copy_atomic(from: &Path, to: &Path) -> Result<(), WriteError> {
+    let contents = std::fs::read(from).map_err(|source| WriteError { path: from.to_path_buf(), source })?;
+    write_atomic(to, contents)
+}

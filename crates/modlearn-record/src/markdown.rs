@@ -1,0 +1,191 @@
+//! `report.md`: the run at a glance, then every failed check with what was
+//! expected against what happened, and the diagnostics behind it.
+
+use std::fmt::Write;
+
+use modlearn_types::{Attempt, CheckResult, Diagnostic, RunReport};
+use serde_json::Value;
+
+/// The run-level `report.md`.
+pub fn render_run_report(report: &RunReport) -> String {
+    let mut out = String::new();
+    let verdict = if report.passed { "PASS" } else { "FAIL" };
+    let _ = writeln!(out, "# modlearn report: {}\n", report.spec.name);
+    let _ = writeln!(out, "- Result: **{verdict}** ({}/{})", report.score, report.max_score);
+    let _ = writeln!(out, "- Spec: `{}` ({} scenarios)", report.spec.path, report.spec.scenarios);
+    match &report.selected {
+        Some(selected) => {
+            let _ = writeln!(out, "- Selected: candidate {} `{}`", selected.candidate_index, selected.candidate_path);
+        }
+        None => out.push_str("- Selected: none\n"),
+    }
+    if let Some(promoted) = &report.promoted_to {
+        let _ = writeln!(out, "- Promoted to: `{promoted}`");
+    }
+    let _ = writeln!(out, "- Candidates: {}", report.attempts.len());
+    out.push_str("\n## Candidates\n\n");
+    out.push_str("| # | Candidate | Result | Score | Visible | Hidden | Diagnostics |\n");
+    out.push_str("|---|---|---|---|---|---|---|\n");
+    for attempt in &report.attempts {
+        let _ = writeln!(
+            out,
+            "| {} | `{}` | {} | {}/{} | {}/{} | {}/{} | {} |",
+            attempt.candidate_index,
+            attempt.candidate_path,
+            if attempt.passed { "PASS" } else { "FAIL" },
+            attempt.score,
+            attempt.max_score,
+            attempt.visible_score,
+            attempt.visible_max_score,
+            attempt.hidden_score,
+            attempt.hidden_max_score,
+            diagnostic_summary(&attempt.diagnostics),
+        );
+    }
+    for attempt in &report.attempts {
+        out.push('\n');
+        render_attempt(&mut out, attempt, "##");
+    }
+    out
+}
+
+/// A single candidate's `report.md`.
+pub fn render_candidate_report(spec_name: &str, attempt: &Attempt) -> String {
+    let mut out = String::new();
+    let _ = writeln!(out, "# modlearn report: {spec_name}\n");
+    render_attempt(&mut out, attempt, "##");
+    out
+}
+
+fn render_attempt(out: &mut String, attempt: &Attempt, heading: &str) {
+    let verdict = if attempt.passed { "PASS" } else { "FAIL" };
+    let _ = writeln!(
+        out,
+        "{heading} Candidate {}: `{}`: {verdict} {}/{}\n",
+        attempt.candidate_index, attempt.candidate_path, attempt.score, attempt.max_score
+    );
+    if let Some(error) = &attempt.error {
+        let _ = writeln!(out, "Not evaluated: {error}\n");
+    }
+    out.push_str("| Scenario | Result | Score |\n|---|---|---|\n");
+    for scenario in &attempt.scenarios {
+        let hidden = if scenario.hidden { " (hidden)" } else { "" };
+        let _ = writeln!(
+            out,
+            "| `{}`{hidden} | {} | {}/{} |",
+            scenario.name,
+            if scenario.passed { "PASS" } else { "FAIL" },
+            scenario.score,
+            scenario.max_score
+        );
+    }
+    let failed: Vec<(&str, &CheckResult)> = attempt
+        .scenarios
+        .iter()
+        .flat_map(|scenario| scenario.checks.iter().filter(|c| !c.passed).map(move |c| (scenario.name.as_str(), c)))
+        .collect();
+    if !failed.is_empty() {
+        let _ = writeln!(out, "\n{heading}# Failed checks\n");
+        for (scenario, check) in failed {
+            let _ = writeln!(out, "- **{scenario}: {}**: {}", check.label, check.message);
+            render_evidence(out, check);
+        }
+    }
+    if !attempt.diagnostics.is_empty() {
+        let _ = writeln!(out, "\n{heading}# Diagnostics\n");
+        for diagnostic in &attempt.diagnostics {
+            render_diagnostic(out, diagnostic);
+        }
+    }
+}
+
+fn render_evidence(out: &mut String, check: &CheckResult) {
+    let details = &check.details;
+    match check.kind.as_str() {
+        "tool_start_rewrites_args" | "tool_start_preserves_args" => {
+            if let (Some(expected), Some(actual)) = (details.get("expectArgs"), details.get("actualArgs")) {
+                out.push_str("\n  expected (-) against actual (+) args:\n\n  ```diff\n");
+                for line in args_diff(expected, actual) {
+                    let _ = writeln!(out, "  {line}");
+                }
+                out.push_str("  ```\n\n");
+            }
+        }
+        "turn_start_injects_message" => {
+            let text = details.get("injectedText").and_then(Value::as_str).unwrap_or("");
+            let role = details.get("role").and_then(Value::as_str).unwrap_or("system");
+            let contains = details.get("contains").cloned().unwrap_or(Value::Null);
+            let _ = writeln!(out, "  - expected: appended `{role}` message(s) containing {contains}");
+            if text.is_empty() {
+                let appended = details.get("appended").cloned().unwrap_or(Value::Null);
+                let _ = writeln!(out, "  - actual: no `{role}` text appended; appended items: `{appended}`");
+            } else {
+                out.push_str("  - actual injected text:\n\n    ```text\n");
+                for line in text.lines() {
+                    let _ = writeln!(out, "    {line}");
+                }
+                out.push_str("    ```\n");
+            }
+        }
+        _ => {}
+    }
+}
+
+/// Expected and actual args as diff lines (`-` expected, `+` actual), keys
+/// in expected order, then keys only the actual args have.
+fn args_diff(expected: &Value, actual: &Value) -> Vec<String> {
+    let empty = serde_json::Map::new();
+    let expected = expected.as_object().unwrap_or(&empty);
+    let Some(actual) = actual.as_object() else {
+        return vec![format!("- {}", Value::Object(expected.clone())), format!("+ {actual}")];
+    };
+    let mut lines = Vec::new();
+    for (key, want) in expected {
+        match actual.get(key) {
+            Some(got) if got == want => lines.push(format!("  {key}: {want}")),
+            Some(got) => {
+                lines.push(format!("- {key}: {want}"));
+                lines.push(format!("+ {key}: {got}"));
+            }
+            None => lines.push(format!("- {key}: {want}")),
+        }
+    }
+    for (key, got) in actual {
+        if !expected.contains_key(key) {
+            lines.push(format!("+ {key}: {got}"));
+        }
+    }
+    lines
+}
+
+fn render_diagnostic(out: &mut String, diagnostic: &Diagnostic) {
+    let capability = diagnostic
+        .capability
+        .as_ref()
+        .map(|c| format!(" {} `{}`", c.kind, c.id))
+        .unwrap_or_default();
+    let severity = match diagnostic.severity {
+        modlearn_types::Severity::Error => "error",
+        modlearn_types::Severity::Warning => "warning",
+    };
+    let _ = writeln!(
+        out,
+        "- {severity} [{}{capability}] {}: {}: {}",
+        diagnostic.phase,
+        diagnostic.fault.as_str(),
+        diagnostic.error_name,
+        diagnostic.message
+    );
+    if let Some(hint) = &diagnostic.hint {
+        let _ = writeln!(out, "  - hint: {hint}");
+    }
+}
+
+fn diagnostic_summary(diagnostics: &[Diagnostic]) -> String {
+    if diagnostics.is_empty() {
+        return "none".to_owned();
+    }
+    let mut kinds: Vec<String> = diagnostics.iter().map(|d| format!("{}/{}", d.phase, d.fault.as_str())).collect();
+    kinds.dedup();
+    kinds.join(", ")
+}

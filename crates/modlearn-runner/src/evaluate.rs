@@ -1,0 +1,189 @@
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use modlearn_engine::EngineOptions;
+use modlearn_exercise::{ScenarioPlan, ScenarioRun, exercise};
+use modlearn_judge::{judge, marker_checks_not_run, probe};
+use modlearn_spec::ResolvedScenario;
+use modlearn_types::{CandidateVerdict, ConsoleLine, Diagnostic, Observation, ScenarioVerdict};
+use rayon::prelude::*;
+
+/// How to evaluate.
+#[derive(Clone, Debug)]
+pub struct EvalSettings {
+    /// Candidates evaluated at once (rayon threads).
+    pub jobs: usize,
+    /// Limits for each candidate's engine.
+    pub engine: EngineOptions,
+}
+
+impl Default for EvalSettings {
+    fn default() -> EvalSettings {
+        EvalSettings {
+            jobs: std::thread::available_parallelism().map_or(1, usize::from),
+            engine: EngineOptions::default(),
+        }
+    }
+}
+
+/// What one scenario produced besides its verdict, for the artifacts.
+#[derive(Clone, Debug)]
+pub struct ScenarioArtifacts {
+    /// Observations, one per assertion.
+    pub observations: Vec<Observation>,
+    /// Console output of the candidate.
+    pub console: Vec<ConsoleLine>,
+}
+
+/// One candidate, evaluated.
+#[derive(Clone, Debug)]
+pub struct CandidateEvaluation {
+    /// 0-based position among the candidates.
+    pub index: usize,
+    /// The file as given.
+    pub path: PathBuf,
+    /// Its text, when it could be read.
+    pub source: Option<String>,
+    /// Why it could not be evaluated at all.
+    pub error: Option<String>,
+    /// The verdict.
+    pub verdict: CandidateVerdict,
+    /// Distinct diagnostics over all scenarios, first occurrence first.
+    pub diagnostics: Vec<Diagnostic>,
+    /// Per-scenario observations and console output.
+    pub scenarios: Vec<ScenarioArtifacts>,
+    /// Wall time.
+    pub elapsed: Duration,
+}
+
+/// Evaluates `paths` against `scenarios`, `settings.jobs` at a time, calling
+/// `on_done` as each finishes. Results come back in input order, and each is
+/// exactly what evaluating that candidate alone would give.
+pub fn evaluate_candidates(
+    scenarios: &[ResolvedScenario],
+    paths: &[PathBuf],
+    settings: &EvalSettings,
+    on_done: &(dyn Fn(&CandidateEvaluation) + Sync),
+) -> Vec<CandidateEvaluation> {
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(settings.jobs.max(1))
+        .thread_name(|i| format!("modlearn-eval-{i}"))
+        .build()
+        .expect("building the evaluation thread pool");
+    pool.install(|| {
+        paths
+            .par_iter()
+            .enumerate()
+            .map(|(index, path)| {
+                let evaluation = evaluate_candidate(index, path, scenarios, &settings.engine);
+                on_done(&evaluation);
+                evaluation
+            })
+            .collect()
+    })
+}
+
+/// Evaluates one candidate file in its own engine.
+pub fn evaluate_candidate(
+    index: usize,
+    path: &Path,
+    scenarios: &[ResolvedScenario],
+    engine: &EngineOptions,
+) -> CandidateEvaluation {
+    let started = Instant::now();
+    let source = match std::fs::read_to_string(path) {
+        Ok(source) => source,
+        Err(error) => return unreadable(index, path, scenarios, format!("cannot read `{}`: {error}", path.display())),
+    };
+    let plans: Vec<ScenarioPlan> = scenarios
+        .iter()
+        .map(|scenario| ScenarioPlan { probes: scenario.assertions.iter().map(probe).collect() })
+        .collect();
+    let runs = match exercise(path, &source, &plans, engine) {
+        Ok(runs) => runs,
+        Err(error) => return unreadable(index, path, scenarios, error.to_string()),
+    };
+    let verdicts = scenarios.iter().zip(&runs).map(|(scenario, run)| scenario_verdict(scenario, run)).collect();
+    let diagnostics = distinct_diagnostics(&runs);
+    let artifacts = runs
+        .into_iter()
+        .map(|run| ScenarioArtifacts { observations: run.observations, console: run.console })
+        .collect();
+    CandidateEvaluation {
+        index,
+        path: path.to_path_buf(),
+        source: Some(source),
+        error: None,
+        verdict: CandidateVerdict::new(verdicts),
+        diagnostics,
+        scenarios: artifacts,
+        elapsed: started.elapsed(),
+    }
+}
+
+fn scenario_verdict(scenario: &ResolvedScenario, run: &ScenarioRun) -> ScenarioVerdict {
+    let mut checks: Vec<_> = scenario
+        .assertions
+        .iter()
+        .zip(&run.observations)
+        .enumerate()
+        .map(|(i, (assertion, observation))| judge(i, assertion, observation))
+        .collect();
+    checks.extend(marker_checks(scenario, checks.len()));
+    ScenarioVerdict::new(scenario.name.clone(), scenario.dir_name.clone(), scenario.hidden, checks)
+}
+
+fn marker_checks(scenario: &ResolvedScenario, first_index: usize) -> Vec<modlearn_types::CheckResult> {
+    let mut checks = Vec::new();
+    for (kind, markers) in [
+        ("required_result_marker", &scenario.required_result_markers),
+        ("required_trace_marker", &scenario.required_trace_markers),
+        ("forbidden_result_marker", &scenario.forbidden_result_markers),
+        ("forbidden_trace_marker", &scenario.forbidden_trace_markers),
+    ] {
+        checks.extend(marker_checks_not_run(kind, markers, first_index + checks.len()));
+    }
+    checks
+}
+
+fn distinct_diagnostics(runs: &[ScenarioRun]) -> Vec<Diagnostic> {
+    let mut seen: Vec<Diagnostic> = Vec::new();
+    for snapshot in runs.iter().filter_map(|run| run.snapshot.as_ref()) {
+        for diagnostic in &snapshot.diagnostics {
+            let same = |d: &Diagnostic| d.phase == diagnostic.phase && d.message == diagnostic.message && d.fault == diagnostic.fault;
+            if !seen.iter().any(same) {
+                seen.push(diagnostic.clone());
+            }
+        }
+    }
+    seen
+}
+
+/// A candidate that could not be run: every check fails, with the reason.
+fn unreadable(index: usize, path: &Path, scenarios: &[ResolvedScenario], error: String) -> CandidateEvaluation {
+    let verdicts = scenarios
+        .iter()
+        .map(|scenario| {
+            let mut checks: Vec<_> = scenario
+                .assertions
+                .iter()
+                .enumerate()
+                .map(|(i, assertion)| judge(i, assertion, &Observation::EngineFailure { message: error.clone() }))
+                .collect();
+            checks.extend(marker_checks(scenario, checks.len()));
+            ScenarioVerdict::new(scenario.name.clone(), scenario.dir_name.clone(), scenario.hidden, checks)
+        })
+        .collect();
+    let mut verdict = CandidateVerdict::new(verdicts);
+    verdict.passed = false;
+    CandidateEvaluation {
+        index,
+        path: path.to_path_buf(),
+        source: None,
+        error: Some(error),
+        verdict,
+        diagnostics: Vec::new(),
+        scenarios: scenarios.iter().map(|_| ScenarioArtifacts { observations: Vec::new(), console: Vec::new() }).collect(),
+        elapsed: Duration::ZERO,
+    }
+}

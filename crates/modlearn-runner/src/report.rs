@@ -1,0 +1,56 @@
+use modlearn_judge::select;
+use modlearn_types::{Attempt, RunReport, Selected, SpecSummary};
+
+use crate::CandidateEvaluation;
+
+/// Assembles the run report. `artifacts_dir(i)` names candidate `i`'s
+/// artifact directory relative to the run directory.
+pub fn build_report(
+    spec: SpecSummary,
+    evaluations: &[CandidateEvaluation],
+    artifacts_dir: &dyn Fn(usize) -> String,
+    promoted_to: Option<String>,
+) -> RunReport {
+    let attempts: Vec<Attempt> = evaluations
+        .iter()
+        .map(|evaluation| attempt_from(evaluation, artifacts_dir(evaluation.index)))
+        .collect();
+    let selected = select(evaluations.iter().map(|evaluation| &evaluation.verdict));
+    let chosen = selected.map(|index| &attempts[index]);
+    RunReport {
+        kind: "modlearn_run_report".to_owned(),
+        version: 1,
+        passed: chosen.is_some_and(|attempt| attempt.passed),
+        score: chosen.map_or(0, |attempt| attempt.score),
+        max_score: chosen.map_or(0, |attempt| attempt.max_score),
+        selected: chosen.map(|attempt| Selected {
+            candidate_index: attempt.candidate_index,
+            candidate_path: attempt.candidate_path.clone(),
+        }),
+        promoted_to,
+        attempts,
+        spec,
+    }
+}
+
+/// The report entry of one evaluated candidate.
+pub fn attempt_from(evaluation: &CandidateEvaluation, artifacts_dir: String) -> Attempt {
+    let verdict = &evaluation.verdict;
+    Attempt {
+        candidate_index: evaluation.index + 1,
+        candidate_path: evaluation.path.display().to_string(),
+        round: 1,
+        passed: verdict.passed,
+        score: verdict.score,
+        max_score: verdict.max_score,
+        visible_score: verdict.visible_score,
+        visible_max_score: verdict.visible_max_score,
+        hidden_score: verdict.hidden_score,
+        hidden_max_score: verdict.hidden_max_score,
+        error: evaluation.error.clone(),
+        diagnostics: evaluation.diagnostics.clone(),
+        scenarios: verdict.scenarios.clone(),
+        artifacts_dir,
+        duration_ms: evaluation.elapsed.as_millis() as u64,
+    }
+}

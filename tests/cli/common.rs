@@ -1,0 +1,68 @@
+//! Shared test context: runs the real `modlearn` binary from the repository
+//! root (so paths in output read `specs/...`, `candidates/...`), in a fresh
+//! temporary directory for run output, and renders output for snapshots.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// A temporary directory plus the repository root.
+pub struct TestContext {
+    pub temp: tempfile::TempDir,
+}
+
+/// The repository root (where `specs/` and `candidates/` are).
+pub fn repo_root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+impl TestContext {
+    pub fn new() -> TestContext {
+        TestContext { temp: tempfile::tempdir().expect("temp dir") }
+    }
+
+    /// A path inside the temporary directory.
+    pub fn path(&self, name: &str) -> PathBuf {
+        self.temp.path().join(name)
+    }
+
+    /// `modlearn <args>` run from the repository root.
+    pub fn command(&self, args: &[&str]) -> Command {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_modlearn"));
+        command.args(args).current_dir(repo_root());
+        command.env_remove("MODLEARN_LOG");
+        command
+    }
+
+    /// Runs `modlearn <args>` and renders exit code, stdout and stderr.
+    pub fn run(&self, args: &[&str]) -> Rendered {
+        let output = self.command(args).output().expect("modlearn runs");
+        let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
+        let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
+        let code = output.status.code().unwrap_or(-1);
+        let mut text = format!("exit_code: {code}\n");
+        if !stdout.is_empty() {
+            text.push_str(&format!("----- stdout -----\n{stdout}"));
+        }
+        if !stderr.is_empty() {
+            text.push_str(&format!("----- stderr -----\n{stderr}"));
+        }
+        Rendered { code, stdout, text: self.filter(&text) }
+    }
+
+    /// Replaces machine-specific parts with placeholders.
+    pub fn filter(&self, text: &str) -> String {
+        let temp = self.temp.path().display().to_string();
+        let canonical = self.temp.path().canonicalize().map(|p| p.display().to_string()).unwrap_or_default();
+        let mut text = text.replace(&canonical, "[TEMP_DIR]").replace(&temp, "[TEMP_DIR]");
+        text = text.replace(&repo_root().display().to_string(), "[REPO]");
+        let version = regex::Regex::new(r"modlearn \d+\.\d+\.\d+").unwrap();
+        version.replace_all(&text, "modlearn [VERSION]").into_owned()
+    }
+}
+
+/// Output of one run.
+pub struct Rendered {
+    pub code: i32,
+    pub stdout: String,
+    pub text: String,
+}

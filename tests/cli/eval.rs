@@ -1,0 +1,235 @@
+//! `modlearn eval`: exact verdicts of the curated corpus, the reports a user
+//! reads, the run-directory layout, exit codes, and isolation.
+
+use std::collections::BTreeMap;
+
+use serde_json::{Value, json};
+
+use crate::common::{TestContext, repo_root};
+
+/// Runs `eval --json` and returns the parsed report.
+fn eval_json(context: &TestContext, run: &str, spec: &str, candidates: &[&str], extra: &[&str]) -> (i32, Value) {
+    let run_dir = context.path(run);
+    let run_dir = run_dir.to_str().unwrap();
+    let mut args = vec!["eval", spec];
+    args.extend_from_slice(candidates);
+    args.extend_from_slice(&["--run-dir", run_dir, "--handler-timeout", "300ms", "--json"]);
+    args.extend_from_slice(extra);
+    let rendered = context.run(&args);
+    let report = serde_json::from_str(&rendered.stdout).unwrap_or_else(|error| panic!("{error}: {}", rendered.text));
+    (rendered.code, report)
+}
+
+/// `phase/fault` of each distinct diagnostic.
+fn faults(attempt: &Value) -> Vec<String> {
+    let mut kinds: Vec<String> = Vec::new();
+    for diagnostic in attempt["diagnostics"].as_array().unwrap() {
+        let kind = format!("{}/{}", diagnostic["phase"].as_str().unwrap(), diagnostic["fault"].as_str().unwrap());
+        if !kinds.contains(&kind) {
+            kinds.push(kind);
+        }
+    }
+    kinds
+}
+
+#[test]
+fn every_curated_candidate_gets_its_pinned_verdict() {
+    let fixture: Value =
+        serde_json::from_str(&std::fs::read_to_string(repo_root().join("candidates/verdicts.json")).unwrap()).unwrap();
+    let context = TestContext::new();
+    for (run, (spec, expected)) in fixture["specs"].as_object().unwrap().iter().enumerate() {
+        let candidates: Vec<&str> = expected.as_object().unwrap().keys().map(String::as_str).collect();
+        let (_, report) = eval_json(&context, &format!("run-{run}"), spec, &candidates, &["--jobs", "2"]);
+        let actual: BTreeMap<String, Value> = report["attempts"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|attempt| {
+                let verdict = json!({
+                    "passed": attempt["passed"],
+                    "score": format!("{}/{}", attempt["score"], attempt["maxScore"]),
+                    "diagnostics": faults(attempt),
+                });
+                (attempt["candidatePath"].as_str().unwrap().to_owned(), verdict)
+            })
+            .collect();
+        let expected: BTreeMap<String, Value> =
+            expected.as_object().unwrap().iter().map(|(k, v)| (k.clone(), v.clone())).collect();
+        for (candidate, verdict) in &expected {
+            assert_eq!(actual.get(candidate), Some(verdict), "{spec}: {candidate}");
+        }
+        assert_eq!(actual.len(), expected.len());
+    }
+}
+
+#[test]
+fn summary_table_reports_history_and_guide() {
+    let context = TestContext::new();
+    let run_dir = context.path("run");
+    let rendered = context.run(&[
+        "eval",
+        "specs/uv-pip.json",
+        "candidates/uv-pip/partial-no-python-m.ts",
+        "candidates/uv-pip/good-return-args.ts",
+        "candidates/hostile/throws-in-handler.js",
+        "candidates/uv-pip/partial-deprecated-status.js",
+        "--run-dir",
+        run_dir.to_str().unwrap(),
+    ]);
+    assert_eq!(rendered.code, 0);
+    insta::assert_snapshot!("eval-table", rendered.text);
+    for file in ["report.md", "proposer-guide.md", "history.md", "candidates/001/report.md", "candidates/003/report.md"] {
+        let text = std::fs::read_to_string(run_dir.join(file)).unwrap();
+        insta::assert_snapshot!(format!("eval-{}", file.replace('/', "-")), context.filter(&text));
+    }
+    let mut report: Value = serde_json::from_str(&std::fs::read_to_string(run_dir.join("report.json")).unwrap()).unwrap();
+    for attempt in report["attempts"].as_array_mut().unwrap() {
+        attempt["durationMs"] = json!("[ms]");
+    }
+    insta::assert_json_snapshot!("eval-report-json-head", json!({
+        "kind": report["kind"], "passed": report["passed"], "score": report["score"], "maxScore": report["maxScore"],
+        "selected": report["selected"], "attempts": report["attempts"].as_array().unwrap().iter().map(|a| json!({
+            "candidateIndex": a["candidateIndex"], "candidatePath": a["candidatePath"], "passed": a["passed"],
+            "score": a["score"], "maxScore": a["maxScore"], "artifactsDir": a["artifactsDir"],
+        })).collect::<Vec<_>>(),
+    }));
+    let history: Value = serde_json::from_str(&std::fs::read_to_string(run_dir.join("history.json")).unwrap()).unwrap();
+    assert_eq!(history["kind"], "mod_learning_history_manifest");
+    assert_eq!(history["attempts"].as_array().unwrap().len(), 4);
+    let manifest: Value =
+        serde_json::from_str(&std::fs::read_to_string(run_dir.join("candidates/002/manifest.json")).unwrap()).unwrap();
+    assert_eq!(manifest["kind"], "mod_learning_candidate_manifest");
+    assert_eq!(manifest["artifacts"]["candidatePath"], "candidates/002/mods/good-return-args.ts");
+    for file in [
+        "env.snapshot.json",
+        "candidates/002/mods/good-return-args.ts",
+        "candidates/002/env.snapshot.json",
+        "candidates/002/report.json",
+        "candidates/002/eval/001-mod-loads/assertions.result.json",
+        "candidates/002/eval/010-preserve-cargo-install/assertions.result.json",
+    ] {
+        assert!(run_dir.join(file).is_file(), "{file}");
+    }
+}
+
+#[test]
+fn one_candidate_is_laid_out_flat() {
+    let context = TestContext::new();
+    let (code, report) = eval_json(&context, "flat", "specs/uv-pip.json", &["candidates/uv-pip/good-mutate-default.js"], &[]);
+    assert_eq!(code, 0);
+    assert_eq!(report["attempts"][0]["artifactsDir"], "");
+    let run_dir = context.path("flat");
+    for file in [
+        "mods/good-mutate-default.js",
+        "manifest.json",
+        "report.json",
+        "report.md",
+        "env.snapshot.json",
+        "history.json",
+        "history.md",
+        "proposer-guide.md",
+        "eval/002-turn-start-reminder/assertions.result.json",
+    ] {
+        assert!(run_dir.join(file).is_file(), "{file}");
+    }
+    assert!(!run_dir.join("candidates").exists());
+    let result: Value = serde_json::from_str(
+        &std::fs::read_to_string(run_dir.join("eval/003-rewrite-pip-install/assertions.result.json")).unwrap(),
+    )
+    .unwrap();
+    assert_eq!(result["resultText"], "PASS 1. tool_start_rewrites_args Bash: args rewritten as expected");
+    let snapshot: Value = serde_json::from_str(&std::fs::read_to_string(run_dir.join("env.snapshot.json")).unwrap()).unwrap();
+    let original: Value = serde_json::from_str(&std::fs::read_to_string(repo_root().join("specs/uv-pip.json")).unwrap()).unwrap();
+    assert_eq!(snapshot, original);
+}
+
+#[test]
+fn exit_1_when_nothing_passes_and_no_promotion() {
+    let context = TestContext::new();
+    let target = context.path("promoted.ts");
+    let (code, report) = eval_json(
+        &context,
+        "fail",
+        "specs/uv-pip.json",
+        &["candidates/uv-pip/partial-no-reminder.js", "candidates/hostile/loop-in-activate.js"],
+        &["--promote", target.to_str().unwrap()],
+    );
+    assert_eq!(code, 1);
+    assert_eq!(report["passed"], false);
+    // Letta's rule: among failing candidates the higher score is selected.
+    assert_eq!(report["selected"]["candidateIndex"], 1);
+    assert!(!target.exists(), "a failing candidate is never promoted");
+}
+
+#[test]
+fn a_passing_selection_is_promoted() {
+    let context = TestContext::new();
+    let target = context.path("promoted/uv-pip.ts");
+    let (code, report) = eval_json(
+        &context,
+        "pass",
+        "specs/uv-pip.json",
+        &["candidates/uv-pip/partial-no-reminder.js", "candidates/uv-pip/good-return-args.ts", "candidates/uv-pip/good-token-table.ts"],
+        &["--promote", target.to_str().unwrap()],
+    );
+    assert_eq!(code, 0);
+    assert_eq!(report["selected"]["candidateIndex"], 2, "the earliest passing candidate wins");
+    let promoted = std::fs::read_to_string(&target).unwrap();
+    assert_eq!(promoted, std::fs::read_to_string(repo_root().join("candidates/uv-pip/good-return-args.ts")).unwrap());
+}
+
+#[test]
+fn bad_input_exits_2_and_writes_nothing() {
+    let context = TestContext::new();
+    let run_dir = context.path("never");
+    let run = run_dir.to_str().unwrap();
+    for (name, args) in [
+        ("missing-candidate", vec!["eval", "specs/uv-pip.json", "candidates/uv-pip/nope.ts", "--run-dir", run]),
+        ("not-a-mod", vec!["eval", "specs/uv-pip.json", "candidates/README.md", "--run-dir", run]),
+        ("bad-spec", vec!["eval", "crates/modlearn-spec/tests/bad-specs/missing-tool-name.json", "candidates/uv-pip/good-return-args.ts", "--run-dir", run]),
+    ] {
+        let rendered = context.run(&args);
+        assert_eq!(rendered.code, 2, "{name}");
+        insta::assert_snapshot!(format!("eval-error-{name}"), rendered.text);
+        assert!(!run_dir.exists(), "{name}: nothing may be written");
+    }
+}
+
+#[test]
+fn a_finished_run_directory_is_not_overwritten() {
+    let context = TestContext::new();
+    let (code, _) = eval_json(&context, "once", "specs/uv-pip.json", &["candidates/uv-pip/good-return-args.ts"], &[]);
+    assert_eq!(code, 0);
+    let run_dir = context.path("once");
+    let rendered = context.run(&["eval", "specs/uv-pip.json", "candidates/uv-pip/good-return-args.ts", "--run-dir", run_dir.to_str().unwrap()]);
+    assert_eq!(rendered.code, 2);
+    insta::assert_snapshot!("eval-error-finished-run", rendered.text);
+}
+
+/// The verdict parts that must not depend on what else ran beside a candidate.
+fn comparable(attempt: &Value) -> Value {
+    let mut attempt = attempt.clone();
+    for key in ["candidateIndex", "candidatePath", "artifactsDir", "durationMs"] {
+        attempt.as_object_mut().unwrap().remove(key);
+    }
+    attempt
+}
+
+#[test]
+fn hostile_neighbours_do_not_change_a_good_candidates_result() {
+    let context = TestContext::new();
+    let good = "candidates/uv-pip/good-token-table.ts";
+    let (_, alone) = eval_json(&context, "alone", "specs/uv-pip.json", &[good], &[]);
+    let mut crowd: Vec<String> = std::fs::read_dir(repo_root().join("candidates/hostile"))
+        .unwrap()
+        .map(|entry| format!("candidates/hostile/{}", entry.unwrap().file_name().to_string_lossy()))
+        .collect();
+    crowd.sort();
+    let middle = crowd.len() / 2;
+    crowd.insert(middle, good.to_owned());
+    let crowd: Vec<&str> = crowd.iter().map(String::as_str).collect();
+    let (_, together) = eval_json(&context, "together", "specs/uv-pip.json", &crowd, &["--jobs", "2"]);
+    let beside = together["attempts"].as_array().unwrap().iter().find(|a| a["candidatePath"] == good).unwrap();
+    assert_eq!(comparable(beside), comparable(&alone["attempts"][0]));
+    assert_eq!(beside["passed"], true);
+}

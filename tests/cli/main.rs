@@ -1,0 +1,6 @@
+//! End-to-end tests of the `modlearn` binary, by area.
+
+mod common;
+mod eval;
+mod help;
+mod validate;

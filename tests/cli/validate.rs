@@ -1,0 +1,42 @@
+//! `modlearn validate`: every bad spec is reported with each problem's place.
+
+use crate::common::{TestContext, repo_root};
+
+#[test]
+fn valid_specs() {
+    let context = TestContext::new();
+    for spec in ["specs/uv-pip.json", "specs/turn-reminder.json"] {
+        let rendered = context.run(&["validate", spec]);
+        assert_eq!(rendered.code, 0, "{}", rendered.text);
+        insta::assert_snapshot!(format!("validate-{}", spec.trim_start_matches("specs/")), rendered.text);
+    }
+}
+
+#[test]
+fn bad_specs_exit_2_with_every_problem() {
+    let context = TestContext::new();
+    insta::glob!(repo_root(), "crates/modlearn-spec/tests/bad-specs/*.json", |path| {
+        let relative = path.strip_prefix(repo_root()).unwrap().display().to_string();
+        let rendered = context.run(&["validate", &relative]);
+        let expected = if relative.ends_with("unknown-keys.json") { 0 } else { 2 };
+        assert_eq!(rendered.code, expected, "{}", rendered.text);
+        insta::assert_snapshot!(rendered.text);
+    });
+}
+
+#[test]
+fn a_missing_spec_file_is_named() {
+    let context = TestContext::new();
+    let rendered = context.run(&["validate", "specs/does-not-exist.json"]);
+    assert_eq!(rendered.code, 2);
+    insta::assert_snapshot!(rendered.text);
+}
+
+#[test]
+fn schema_matches_the_committed_file() {
+    let context = TestContext::new();
+    let rendered = context.run(&["schema"]);
+    assert_eq!(rendered.code, 0);
+    let committed = std::fs::read_to_string(repo_root().join("specs/modlearn.schema.json")).unwrap();
+    assert_eq!(rendered.stdout, committed, "run `MODLEARN_UPDATE_SCHEMA=1 cargo test -p modlearn-spec`");
+}
