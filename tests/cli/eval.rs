@@ -233,3 +233,22 @@ fn hostile_neighbours_do_not_change_a_good_candidates_result() {
     assert_eq!(comparable(beside), comparable(&alone["attempts"][0]));
     assert_eq!(beside["passed"], true);
 }
+
+#[test]
+fn the_readme_tour_shows_real_output() {
+    let readme = std::fs::read_to_string(repo_root().join("README.md")).unwrap();
+    let context = TestContext::new();
+    let validate = context.run(&["validate", "specs/uv-pip.json"]);
+    assert!(readme.contains(validate.stdout.trim_end()), "README's validate line is stale:\n{}", validate.stdout);
+    let run_dir = context.path("tour");
+    let rendered = context.run(&[
+        "eval",
+        "specs/uv-pip.json",
+        "candidates/uv-pip/partial-no-python-m.ts",
+        "candidates/uv-pip/good-return-args.ts",
+        "--run-dir",
+        run_dir.to_str().unwrap(),
+    ]);
+    let table: String = rendered.stdout.lines().take_while(|line| !line.starts_with("report:")).map(|l| format!("{l}\n")).collect();
+    assert!(readme.contains(&table), "README's eval tour is stale:\n{table}");
+}

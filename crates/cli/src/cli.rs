@@ -37,7 +37,7 @@ pub enum Command {
 /// Limits for each candidate's engine.
 #[derive(Debug, Args, Clone)]
 pub struct EngineArgs {
-    /// Time budget for activate, each event handler and each disposer
+    /// CPU-time budget for activate, each event handler and each disposer
     #[arg(long, value_name = "DURATION", default_value = "2s", value_parser = parse_duration)]
     pub handler_timeout: Duration,
 

@@ -41,7 +41,9 @@ class LoadOperation {
   async importModule() {
     const { host, owner, args } = this;
     host.phase = "import";
-    for (const id of scanRemovedApis(args.source)) {
+    // The same source is loaded once per scenario: scan it once.
+    if (host.scanned?.source !== args.source) host.scanned = { source: args.source, ids: scanRemovedApis(args.source) };
+    for (const id of host.scanned.ids) {
       const error = new Error(`Mod source uses removed API: ${id}`);
       error.stack = undefined;
       host.record({ owner, phase: "deprecated_api", capability: { id, kind: "api" }, error });

@@ -3,7 +3,7 @@
 
 use std::path::Path;
 use std::rc::Rc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use deno_core::{JsRuntime, ModuleSpecifier, PollEventLoopOptions, RuntimeOptions, v8};
 use serde::Deserialize;
@@ -15,12 +15,13 @@ use modlearn_types::{ConsoleLine, Emission, RegistrySnapshot};
 use crate::host_sources::HOST_ENTRY;
 use crate::loader::{SandboxLoader, normalize};
 use crate::transpile::{SourceKind, to_javascript};
-use crate::watchdog::Watchdog;
+use crate::watchdog::{ThreadCpuClock, Watchdog};
 
 /// Limits and settings for one engine.
 #[derive(Clone, Debug)]
 pub struct EngineOptions {
-    /// Budget for each unit of mod code: activate, one handler, one disposer.
+    /// Budget for each unit of mod code (activate, one handler, one
+    /// disposer), in CPU time of the engine's thread.
     pub step_timeout: Duration,
     /// Heap cap for the engine, in bytes.
     pub memory_limit: usize,
@@ -138,6 +139,8 @@ pub struct Engine {
     watchdog: Watchdog,
     options: EngineOptions,
     load_count: u64,
+    /// The last candidate transpiled: (path, source, result).
+    transpiled: Option<(std::path::PathBuf, String, Result<String, String>)>,
 }
 
 impl Engine {
@@ -164,7 +167,7 @@ impl Engine {
         host.map_err(EngineError::Startup)?;
         let host = take_host_function(&mut runtime)?;
         let watchdog = Watchdog::new(runtime.v8_isolate().thread_safe_handle());
-        let mut engine = Engine { runtime, host, loader, tokio, watchdog, options, load_count: 0 };
+        let mut engine = Engine { runtime, host, loader, tokio, watchdog, options, load_count: 0, transpiled: None };
         let config = json!({
             "profile": engine.options.profile,
             "context": engine.options.context,
@@ -185,7 +188,18 @@ impl Engine {
         let mut specifier = ModuleSpecifier::from_file_path(&path)
             .map_err(|()| EngineError::Host(format!("not an absolute path: {}", path.display())))?;
         let kind = SourceKind::from_path(&path).unwrap_or(SourceKind::JavaScript);
-        let transpile_error = match to_javascript(&specifier, &path, kind, candidate.source) {
+        // Transpile once per file and source; later load generations reuse it.
+        let transpiled = match &self.transpiled {
+            Some((cached_path, cached_source, result)) if *cached_path == path && cached_source == candidate.source => {
+                result.clone()
+            }
+            _ => {
+                let result = to_javascript(&specifier, &path, kind, candidate.source);
+                self.transpiled = Some((path.clone(), candidate.source.to_owned(), result.clone()));
+                result
+            }
+        };
+        let transpile_error = match transpiled {
             Ok(code) => {
                 self.loader.prime(path.clone(), code);
                 None
@@ -250,9 +264,10 @@ impl Engine {
 
     fn run_step(&mut self, index: usize) -> Result<StepEnd, EngineError> {
         let budget = self.options.step_timeout;
-        let deadline = Instant::now() + budget;
-        self.watchdog.arm(deadline);
-        let end = self.drive_step(index, deadline);
+        let clock = ThreadCpuClock::current();
+        let deadline = clock.now() + budget;
+        self.watchdog.arm(budget);
+        let end = self.drive_step(index, clock, deadline);
         self.watchdog.disarm();
         match end {
             Err(CallFailure::Terminated) => {
@@ -272,7 +287,8 @@ impl Engine {
         }
     }
 
-    fn drive_step(&mut self, index: usize, deadline: Instant) -> Result<StepEnd, CallFailure> {
+    /// Runs step `index` until it settles; `deadline` is on the thread's CPU clock.
+    fn drive_step(&mut self, index: usize, clock: ThreadCpuClock, deadline: Duration) -> Result<StepEnd, CallFailure> {
         self.call_raw("step", &json!({ "index": index }).to_string())?;
         loop {
             self.run_event_loop()?;
@@ -283,7 +299,9 @@ impl Engine {
                     None => Ok(StepEnd::Settled),
                 };
             }
-            if Instant::now() >= deadline {
+            if clock.now() >= deadline {
+                // Timers kept the step busy past its budget: stop it as the watchdog would.
+                self.watchdog.mark_fired();
                 return Err(CallFailure::Terminated);
             }
             if poll.timers == 0 {

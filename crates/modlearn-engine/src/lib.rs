@@ -21,4 +21,4 @@ mod watchdog;
 
 pub use engine::{CandidateFile, DisposeOutcome, EmitOutcome, Engine, EngineError, EngineOptions, LoadOutcome};
 pub use host_sources::HOST_MODULES;
-pub use transpile::SourceKind;
+pub use transpile::{SourceKind, transpile_file};

@@ -93,3 +93,11 @@ fn file_name(path: &std::path::Path) -> String {
         .map(|name| name.to_string_lossy().into_owned())
         .unwrap_or_default()
 }
+
+/// Transpiles a candidate file outside any engine (for tools that run the
+/// same JavaScript elsewhere, such as the benchmark's Node.js baseline).
+pub fn transpile_file(path: &std::path::Path, kind: SourceKind, source: &str) -> Result<String, String> {
+    let absolute = std::path::absolute(path).map_err(|error| error.to_string())?;
+    let specifier = ModuleSpecifier::from_file_path(&absolute).map_err(|()| format!("not a file path: {}", path.display()))?;
+    to_javascript(&specifier, path, kind, source)
+}

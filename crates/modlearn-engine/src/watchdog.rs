@@ -1,17 +1,54 @@
-//! Stops JavaScript that runs past its budget. A thread per engine waits for
-//! the armed deadline and terminates the isolate's execution when it passes;
-//! the engine then learns from [`Watchdog::fired`] that it was a timeout.
+//! Stops JavaScript that runs past its budget. The budget is CPU time of the
+//! engine's thread, not wall time: a loaded machine must not turn a slow
+//! but finite handler into a timeout, or verdicts would depend on load. A
+//! thread per engine sleeps until the budget could be used up, checks the
+//! thread's CPU clock, and terminates the isolate's execution once it is.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Condvar, Mutex};
 use std::thread::JoinHandle;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use deno_core::v8::IsolateHandle;
 
+/// The CPU-time clock of one thread.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct ThreadCpuClock(libc::clockid_t);
+
+impl ThreadCpuClock {
+    /// The calling thread's clock.
+    pub(crate) fn current() -> ThreadCpuClock {
+        let mut clock: libc::clockid_t = 0;
+        // SAFETY: pthread_self is always valid for the calling thread; clock is a valid out pointer.
+        let status = unsafe { libc::pthread_getcpuclockid(libc::pthread_self(), &mut clock) };
+        if status != 0 {
+            return ThreadCpuClock(libc::CLOCK_MONOTONIC);
+        }
+        ThreadCpuClock(clock)
+    }
+
+    /// CPU time the thread has used so far.
+    pub(crate) fn now(self) -> Duration {
+        let mut time = libc::timespec { tv_sec: 0, tv_nsec: 0 };
+        // SAFETY: time is a valid out pointer; an invalid clock id only makes this fail.
+        if unsafe { libc::clock_gettime(self.0, &mut time) } != 0 {
+            return Duration::ZERO;
+        }
+        Duration::new(time.tv_sec as u64, time.tv_nsec as u32)
+    }
+}
+
+/// What the watchdog is waiting for: `budget` more CPU time on `clock` from `start`.
+#[derive(Clone, Copy)]
+struct Armed {
+    clock: ThreadCpuClock,
+    start: Duration,
+    budget: Duration,
+}
+
 #[derive(Default)]
 struct State {
-    deadline: Option<Instant>,
+    armed: Option<Armed>,
     shutdown: bool,
 }
 
@@ -29,11 +66,7 @@ pub(crate) struct Watchdog {
 
 impl Watchdog {
     pub(crate) fn new(isolate: IsolateHandle) -> Watchdog {
-        let shared = Arc::new(Shared {
-            state: Mutex::new(State::default()),
-            wake: Condvar::new(),
-            fired: AtomicBool::new(false),
-        });
+        let shared = Arc::new(Shared { state: Mutex::new(State::default()), wake: Condvar::new(), fired: AtomicBool::new(false) });
         let thread_shared = Arc::clone(&shared);
         let thread = std::thread::Builder::new()
             .name("modlearn-watchdog".into())
@@ -42,21 +75,27 @@ impl Watchdog {
         Watchdog { shared, thread: Some(thread) }
     }
 
-    /// Terminates execution at `deadline` unless disarmed first.
-    pub(crate) fn arm(&self, deadline: Instant) {
+    /// Terminates execution once the calling thread has used `budget` more CPU time.
+    pub(crate) fn arm(&self, budget: Duration) {
         self.shared.fired.store(false, Ordering::SeqCst);
+        let clock = ThreadCpuClock::current();
         let mut state = self.shared.state.lock().unwrap_or_else(|poison| poison.into_inner());
-        state.deadline = Some(deadline);
+        state.armed = Some(Armed { clock, start: clock.now(), budget });
         self.shared.wake.notify_one();
     }
 
-    /// Cancels the armed deadline.
+    /// Cancels the armed budget.
     pub(crate) fn disarm(&self) {
         let mut state = self.shared.state.lock().unwrap_or_else(|poison| poison.into_inner());
-        state.deadline = None;
+        state.armed = None;
     }
 
-    /// Whether the last armed deadline terminated execution.
+    /// Records that the budget ran out without a termination (see the engine's step loop).
+    pub(crate) fn mark_fired(&self) {
+        self.shared.fired.store(true, Ordering::SeqCst);
+    }
+
+    /// Whether the last armed budget terminated execution.
     pub(crate) fn fired(&self) -> bool {
         self.shared.fired.load(Ordering::SeqCst)
     }
@@ -68,25 +107,25 @@ fn watch(shared: &Shared, isolate: &IsolateHandle) {
         if state.shutdown {
             return;
         }
-        match state.deadline {
-            None => {
-                state = shared.wake.wait(state).unwrap_or_else(|poison| poison.into_inner());
-            }
-            Some(deadline) => {
-                let now = Instant::now();
-                if now >= deadline {
-                    state.deadline = None;
-                    shared.fired.store(true, Ordering::SeqCst);
-                    isolate.terminate_execution();
-                } else {
-                    state = shared
-                        .wake
-                        .wait_timeout(state, deadline - now)
-                        .unwrap_or_else(|poison| poison.into_inner())
-                        .0;
-                }
-            }
+        let Some(armed) = state.armed else {
+            state = shared.wake.wait(state).unwrap_or_else(|poison| poison.into_inner());
+            continue;
+        };
+        let used = armed.clock.now().saturating_sub(armed.start);
+        if used >= armed.budget {
+            state.armed = None;
+            shared.fired.store(true, Ordering::SeqCst);
+            isolate.terminate_execution();
+            continue;
         }
+        // CPU time cannot pass faster than wall time: sleep at least the rest of the budget.
+        let rest = (armed.budget - used).max(Duration::from_millis(1));
+        let until = Instant::now() + rest;
+        state = shared
+            .wake
+            .wait_timeout(state, until.saturating_duration_since(Instant::now()))
+            .unwrap_or_else(|poison| poison.into_inner())
+            .0;
     }
 }
 

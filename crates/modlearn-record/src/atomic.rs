@@ -18,8 +18,9 @@ pub fn write_atomic(path: &Path, contents: impl AsRef<[u8]>) -> Result<(), Write
     let dir = path.parent().filter(|dir| !dir.as_os_str().is_empty()).unwrap_or(Path::new("."));
     std::fs::create_dir_all(dir).map_err(fail)?;
     let mut file = tempfile::Builder::new().prefix(".modlearn-").tempfile_in(dir).map_err(fail)?;
+    // The rename makes the write all-or-nothing for a killed process; no
+    // fsync: it would cost more than the evaluation itself.
     file.write_all(contents.as_ref()).map_err(fail)?;
-    file.as_file().sync_all().map_err(fail)?;
     file.persist(path).map_err(|error| fail(error.error))?;
     Ok(())
 }

@@ -1,9 +1,137 @@
-//! `modlearn bench`: evaluation throughput and latency.
+//! `modlearn bench`: evaluation throughput, latency and memory, each
+//! reported against a baseline measured in the same run.
+
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+use modlearn_engine::{CandidateFile, Engine};
+use modlearn_runner::evaluate_candidates;
+use modlearn_spec::resolve_scenarios;
 
 use crate::cli::BenchArgs;
 use crate::exit::{CliError, SUCCESS};
 
+mod node_baseline;
+
+/// Letta Code's harness on the uv-pip env, as measured by its authors
+/// (Bun 1.4, 2 cores): the reference point.
+const LETTA_MS_PER_CANDIDATE: f64 = 56.0;
+
 pub fn run(args: BenchArgs) -> Result<u8, CliError> {
-    let _ = args;
+    let loaded = super::load_spec(&args.spec)?;
+    super::check_candidates(&args.candidates)?;
+    let scenarios = resolve_scenarios(&loaded.spec);
+    let settings = super::engine_options(&args.engine);
+    let assertions: usize = scenarios.iter().map(|s| s.assertions.len()).sum();
+
+    let paths: Vec<PathBuf> =
+        (0..args.copies).flat_map(|_| args.candidates.iter().cloned()).collect();
+    println!(
+        "bench: {} candidate file(s) x {} copies = {} evaluations, {} job(s); spec `{}` ({} scenarios, {assertions} assertions)",
+        args.candidates.len(),
+        args.copies,
+        paths.len(),
+        settings.jobs,
+        args.spec.display(),
+        scenarios.len()
+    );
+
+    // Warm up once so one-time process costs do not count against either side.
+    evaluate_candidates(&scenarios, &paths[..1], &settings, &|_| {});
+    let started = Instant::now();
+    let evaluations = evaluate_candidates(&scenarios, &paths, &settings, &|_| {});
+    let wall = started.elapsed();
+    let mut latencies: Vec<Duration> = evaluations.iter().map(|e| e.elapsed).collect();
+    latencies.sort();
+    let per_candidate = wall.as_secs_f64() * 1000.0 / paths.len() as f64;
+    println!(
+        "modlearn: {:.1} candidates/s; wall time per candidate {per_candidate:.2} ms; latency p50 {:.1} ms, p95 {:.1} ms, max {:.1} ms",
+        paths.len() as f64 / wall.as_secs_f64(),
+        ms(percentile(&latencies, 0.50)),
+        ms(percentile(&latencies, 0.95)),
+        ms(*latencies.last().unwrap_or(&Duration::ZERO)),
+    );
+
+    let startup = engine_startup(&settings.engine, 10)?;
+    println!("  of which engine start-up: {:.1} ms per engine (one per candidate)", ms(startup));
+    println!(
+        "vs Letta Code's harness ({LETTA_MS_PER_CANDIDATE} ms per candidate, Bun 1.4, 2 cores, measured by Letta): ratio {:.3} (target <= 0.2)",
+        per_candidate / LETTA_MS_PER_CANDIDATE
+    );
+    if args.node_baseline {
+        match node_baseline::measure(&args.candidates, &scenarios, args.copies as usize, settings.jobs) {
+            Ok(node_ms) => println!(
+                "vs Letta-style in-process harness under Node.js, same files, same run: {node_ms:.2} ms per candidate; ratio {:.3}",
+                per_candidate / node_ms
+            ),
+            Err(error) => println!("node baseline: not measured ({error})"),
+        }
+    }
+
+    let (before, alive) = memory_with_engines(&settings.engine, &args.candidates[0], 8)?;
+    println!(
+        "memory: 8 engines alive with a candidate loaded: {:.1} MB resident (process before: {:.1} MB; engines add {:.1} MB; target < 200 MB)",
+        mb(alive),
+        mb(before),
+        mb(alive.saturating_sub(before))
+    );
     Ok(SUCCESS)
+}
+
+fn ms(duration: Duration) -> f64 {
+    duration.as_secs_f64() * 1000.0
+}
+
+fn mb(bytes: u64) -> f64 {
+    bytes as f64 / 1_000_000.0
+}
+
+fn percentile(sorted: &[Duration], fraction: f64) -> Duration {
+    if sorted.is_empty() {
+        return Duration::ZERO;
+    }
+    let index = ((sorted.len() - 1) as f64 * fraction).round() as usize;
+    sorted[index]
+}
+
+fn engine_startup(options: &modlearn_engine::EngineOptions, count: u32) -> Result<Duration, CliError> {
+    let started = Instant::now();
+    for _ in 0..count {
+        Engine::new(options.clone()).map_err(|error| CliError::usage(error.to_string()))?;
+    }
+    Ok(started.elapsed() / count)
+}
+
+/// Resident memory before and while `count` engines hold the candidate.
+fn memory_with_engines(
+    options: &modlearn_engine::EngineOptions,
+    candidate: &std::path::Path,
+    count: usize,
+) -> Result<(u64, u64), CliError> {
+    let source = std::fs::read_to_string(candidate).map_err(|error| CliError::usage(error.to_string()))?;
+    let before = resident_bytes();
+    let mut engines = Vec::with_capacity(count);
+    for _ in 0..count {
+        let mut engine = Engine::new(options.clone()).map_err(|error| CliError::usage(error.to_string()))?;
+        engine.new_generation().map_err(|error| CliError::usage(error.to_string()))?;
+        engine
+            .load(&CandidateFile { path: candidate, source: &source })
+            .map_err(|error| CliError::usage(error.to_string()))?;
+        engines.push(engine);
+    }
+    let alive = resident_bytes();
+    drop(engines);
+    Ok((before, alive))
+}
+
+/// VmRSS from /proc (Linux); 0 elsewhere.
+fn resident_bytes() -> u64 {
+    std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|status| {
+            status.lines().find(|line| line.starts_with("VmRSS:")).and_then(|line| {
+                line.split_whitespace().nth(1).and_then(|kb| kb.parse::<u64>().ok())
+            })
+        })
+        .map_or(0, |kb| kb * 1024)
 }
