@@ -7,5 +7,6 @@ mod exit;
 mod printer;
 
 fn main() -> std::process::ExitCode {
+    commands::place_bytecode_cache();
     commands::run(<cli::Cli as clap::Parser>::parse())
 }

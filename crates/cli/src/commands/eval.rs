@@ -51,11 +51,9 @@ pub fn run(args: EvalArgs) -> Result<u8, CliError> {
         scenarios: scenarios.len(),
     };
     let mut report = build_report(spec, &evaluations, &|index| layout.candidate_relative(index), None);
-    if let (Some(target), Some(selected)) = (&args.promote, &report.selected) {
-        if report.passed {
-            copy_atomic(Path::new(&selected.candidate_path), target)?;
-            report.promoted_to = Some(target.display().to_string());
-        }
+    if let (Some(target), Some(selected), true) = (&args.promote, &report.selected, report.passed) {
+        copy_atomic(Path::new(&selected.candidate_path), target)?;
+        report.promoted_to = Some(target.display().to_string());
     }
     writer.write_run(&report)?;
 
