@@ -43,6 +43,9 @@ export const DEFAULT_CONTEXT = Object.freeze({
   backgroundAgents: [],
 });
 
+const DIAGNOSTICS_MAX = 200;
+const DIAGNOSTICS_KEEP = 50;
+
 /** The engine state the letta handle and the operations work against. */
 class Host {
   constructor() {
@@ -69,7 +72,10 @@ class Host {
 
   record({ owner, phase, error, capability, severity, fault }) {
     const diagnostic = makeDiagnostic({ owner, phase, error, capability, severity, fault, now: clock.now });
-    this.registry.diagnostics.push(diagnostic);
+    const stored = this.registry.diagnostics;
+    stored.push(diagnostic);
+    // Letta's ring buffer: past 200 entries, keep only the newest 50.
+    if (stored.length > DIAGNOSTICS_MAX) stored.splice(0, stored.length - DIAGNOSTICS_KEEP);
     return diagnostic;
   }
 

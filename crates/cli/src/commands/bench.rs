@@ -36,6 +36,15 @@ pub fn run(args: BenchArgs) -> Result<u8, CliError> {
         scenarios.len()
     );
 
+    // Memory first, while the process holds nothing else.
+    let (before, alive) = memory_with_engines(&settings.engine, &args.candidates[0], 8)?;
+    println!(
+        "memory: 8 engines alive with a candidate loaded: {:.1} MB resident (process before: {:.1} MB; engines add {:.1} MB; target < 200 MB)",
+        mb(alive),
+        mb(before),
+        mb(alive.saturating_sub(before))
+    );
+
     // Warm up once so one-time process costs do not count against either side.
     evaluate_candidates(&scenarios, &paths[..1], &settings, &|_| {});
     let started = Instant::now();
@@ -68,13 +77,6 @@ pub fn run(args: BenchArgs) -> Result<u8, CliError> {
         }
     }
 
-    let (before, alive) = memory_with_engines(&settings.engine, &args.candidates[0], 8)?;
-    println!(
-        "memory: 8 engines alive with a candidate loaded: {:.1} MB resident (process before: {:.1} MB; engines add {:.1} MB; target < 200 MB)",
-        mb(alive),
-        mb(before),
-        mb(alive.saturating_sub(before))
-    );
     Ok(SUCCESS)
 }
 
