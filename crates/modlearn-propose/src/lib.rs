@@ -1,0 +1,27 @@
+//! The propose stage: ask a model for a candidate mod.
+//!
+//! A [`Proposer`] turns a [`CompletionRequest`] into a [`Completion`]
+//! (text, token usage, cost, every HTTP attempt). Providers: OpenAI-compatible
+//! Chat Completions (`openai:NAME`), Anthropic Messages (`anthropic:NAME`) and
+//! an embedded llama.cpp model (`local:smollm2-135m`). Around them: retries
+//! with backoff, a content-addressed response cache, a price table, code
+//! extraction, and redaction of API keys. Prompts are built in [`prompt`].
+#![deny(missing_docs)]
+
+mod anthropic;
+mod cache;
+mod extract;
+mod http;
+#[cfg(feature = "local-model")]
+mod local;
+mod model;
+mod openai;
+mod pricing;
+pub mod prompt;
+mod providers;
+mod redact;
+mod retry;
+
+pub use model::{
+    BoxFuture, Completion, CompletionRequest, HttpAttempt, Message, ModelRef, ProposeError, Proposer, ProviderKind, Role, Usage,
+};
