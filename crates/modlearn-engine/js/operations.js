@@ -1,4 +1,5 @@
-// Operations the host runs in steps: load a mod, emit an event, dispose.
+// Operations the host runs in steps: load a mod, emit an event, dispose;
+// and, from invocations.js, run a tool, check permissions, run a command.
 // Every step that calls mod code catches what it throws and records it, so
 // a step only fails on the Rust side (timeout, memory, never settles).
 
@@ -7,6 +8,7 @@ import { conversationHandle, withGetContextTrap } from "./context.js";
 import { beginEmission, applyResult, finishEmission, handlerFailed, snapshotBeforeHandler } from "./dispatch.js";
 import { removeOwnerCapabilities } from "./registry.js";
 import { scanRemovedApis } from "./source-scan.js";
+import { CheckPermissionsOperation, RunCommandOperation, RunToolOperation } from "./invocations.js";
 
 /**
  * Loads one mod file: scan, import, activate. Arguments: `specifier` (what
@@ -218,4 +220,11 @@ class DisposeOperation {
 }
 
 /** Operation constructors by name, as `start({ op })` names them. */
-export const OPERATIONS = Object.freeze({ load: LoadOperation, emit: EmitOperation, dispose: DisposeOperation });
+export const OPERATIONS = Object.freeze({
+  load: LoadOperation,
+  emit: EmitOperation,
+  dispose: DisposeOperation,
+  runTool: RunToolOperation,
+  checkPermissions: CheckPermissionsOperation,
+  runCommand: RunCommandOperation,
+});

@@ -44,6 +44,21 @@ function addTimer(fn, delay, args, interval) {
   return id;
 }
 
+/**
+ * A timer of the host's own (no owner), on the same virtual clock as the
+ * mod's: Letta's own time limits race mod code with these.
+ */
+export function setHostTimeout(fn, delay) {
+  const id = clock.nextId++;
+  clock.timers.set(id, { id, due: clock.now + delay, seq: clock.seq++, fn, args: [], interval: null, owner: null });
+  return id;
+}
+
+/** Cancels a timer made by `setHostTimeout`. */
+export function clearHostTimeout(id) {
+  clock.timers.delete(id);
+}
+
 /** Timer ids still scheduled, with their owners (for lifecycle checks). */
 export function pendingTimers() {
   return [...clock.timers.values()];

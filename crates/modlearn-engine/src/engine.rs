@@ -10,7 +10,7 @@ use serde::Deserialize;
 use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
 
-use modlearn_types::{ConsoleLine, Emission, RegistrySnapshot};
+use modlearn_types::{CommandRun, ConsoleLine, Emission, PermissionCheck, RegistrySnapshot, ToolRun};
 
 use crate::host_sources::HOST_ENTRY;
 use crate::loader::{SandboxLoader, normalize};
@@ -221,6 +221,25 @@ impl Engine {
     /// Emits event `name` with payload `event` to every registered handler.
     pub fn emit(&mut self, name: &str, event: &Value) -> Result<EmitOutcome, EngineError> {
         self.run_operation(json!({ "op": "emit", "name": name, "event": event }))
+    }
+
+    /// Runs registered tool `tool_name` as Letta's host executes a mod tool:
+    /// `isEnabled(ctx)`, then `run(ctx)` with `ctx.args = args`, its return
+    /// value normalised to a status and output. Each is one step.
+    pub fn run_tool(&mut self, tool_name: &str, args: &Value, tool_call_id: &str) -> Result<ToolRun, EngineError> {
+        self.run_operation(json!({ "op": "runTool", "toolName": tool_name, "args": args, "toolCallId": tool_call_id }))
+    }
+
+    /// Asks every permission overlay about the tool call in `event`, one step
+    /// per `isEnabled` and per `check`, and composes the answers as Letta's
+    /// `checkModPermissions` does.
+    pub fn check_permissions(&mut self, event: &Value) -> Result<PermissionCheck, EngineError> {
+        self.run_operation(json!({ "op": "checkPermissions", "event": event }))
+    }
+
+    /// Runs slash command `/<command> <args>` (one step) and normalises its result.
+    pub fn run_command(&mut self, command: &str, args: &str) -> Result<CommandRun, EngineError> {
+        self.run_operation(json!({ "op": "runCommand", "command": command, "args": args }))
     }
 
     /// Aborts every owner's signal and runs the disposers (reverse load order).

@@ -23,3 +23,18 @@ fn dispatch() {
 fn support() {
     run("support.test.js");
 }
+
+#[test]
+fn tool_result() {
+    run("tool-result.test.js");
+}
+
+#[test]
+fn command_runtime() {
+    run("command-runtime.test.js");
+}
+
+#[test]
+fn permission_compose() {
+    run("permission-compose.test.js");
+}

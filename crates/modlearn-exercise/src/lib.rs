@@ -101,5 +101,10 @@ fn observe(engine: &mut Engine, probe: &Probe) -> Result<Observation, EngineErro
             }
             EmitOutcome::Rejected { message } => Observation::Rejected { message },
         },
+        Probe::RunTool { tool_name, args, tool_call_id } => {
+            Observation::ToolRan { run: engine.run_tool(tool_name, args, tool_call_id)? }
+        }
+        Probe::CheckPermissions { event } => Observation::PermissionChecked { check: engine.check_permissions(event)? },
+        Probe::RunCommand { command, args } => Observation::CommandRan { run: engine.run_command(command, args)? },
     })
 }

@@ -1,5 +1,5 @@
 use modlearn_spec::Assertion;
-use modlearn_types::{CheckResult, Observation, Probe};
+use modlearn_types::{CheckResult, Emission, Observation, Probe};
 use serde_json::Value;
 
 use crate::checks;
@@ -11,6 +11,14 @@ pub fn probe(assertion: &Assertion) -> Probe {
         Assertion::TurnStartInjectsMessage(a) => checks::turn_start_injects_message::probe(a),
         Assertion::ToolStartRewritesArgs(a) => checks::tool_start_args::probe(&a.tool_name, &a.args),
         Assertion::ToolStartPreservesArgs(a) => checks::tool_start_args::probe(&a.tool_name, &a.args),
+        Assertion::ToolStartBlocks(a) => checks::tool_start_args::probe(&a.tool_name, &a.args),
+        Assertion::ToolEndRewritesResult(a) => checks::tool_end_rewrites_result::probe(a),
+        Assertion::TurnStartCancels(a) => checks::turn_start_cancels::probe(a),
+        Assertion::TurnEndContinues(a) => checks::turn_end_continues::probe(a),
+        Assertion::ToolRegistered(_) | Assertion::CommandRegistered(_) => Probe::Snapshot,
+        Assertion::ToolRunReturns(a) => checks::tool_run_returns::probe(a),
+        Assertion::PermissionDecides(a) => checks::permission_decides::probe(a),
+        Assertion::CommandRuns(a) => checks::command_runs::probe(a),
     }
 }
 
@@ -24,6 +32,15 @@ pub fn judge(index: usize, assertion: &Assertion, observation: &Observation) -> 
             Assertion::TurnStartInjectsMessage(a) => checks::turn_start_injects_message::judge(a, observation),
             Assertion::ToolStartRewritesArgs(a) => checks::tool_start_args::judge_rewrite(a, observation),
             Assertion::ToolStartPreservesArgs(a) => checks::tool_start_args::judge_preserve(a, observation),
+            Assertion::ToolStartBlocks(a) => checks::tool_start_blocks::judge(a, observation),
+            Assertion::ToolEndRewritesResult(a) => checks::tool_end_rewrites_result::judge(a, observation),
+            Assertion::TurnStartCancels(a) => checks::turn_start_cancels::judge(a, observation),
+            Assertion::TurnEndContinues(a) => checks::turn_end_continues::judge(a, observation),
+            Assertion::ToolRegistered(a) => checks::tool_registered::judge(a, observation),
+            Assertion::ToolRunReturns(a) => checks::tool_run_returns::judge(a, observation),
+            Assertion::PermissionDecides(a) => checks::permission_decides::judge(a, observation),
+            Assertion::CommandRegistered(a) => checks::command_registered::judge(a, observation),
+            Assertion::CommandRuns(a) => checks::command_runs::judge(a, observation),
         },
     };
     CheckResult { label: assertion.label(index), kind: assertion.type_name().to_owned(), passed, message, details }
@@ -35,4 +52,50 @@ pub(crate) type Judged = (bool, String, Value);
 /// Fails a check whose observation has the wrong shape (a bug, but a visible one).
 pub(crate) fn unexpected(observation: &Observation) -> Judged {
     (false, format!("unexpected observation: {observation:?}"), Value::Null)
+}
+
+/// The gate every event assertion shares: a handler for `event` is
+/// registered and none failed. `None` when it holds.
+pub(crate) fn handler_failure(event: &str, emission: &Emission) -> Option<String> {
+    if emission.handler_count == 0 {
+        Some(format!("no {event} handler is registered"))
+    } else {
+        emission
+            .diagnostics
+            .first()
+            .map(|first| format!("a handler failed: [{}] {}", first.fault.as_str(), first.message))
+    }
+}
+
+/// `event.result` as Letta's host reads it: a tool result `{status: "success"|"error", output:
+/// string}`, or why it is not one.
+pub(crate) fn tool_result(event: &Value) -> Result<(&str, &str), String> {
+    // Letta's host tests `if (event.result)`: any falsy value means no result.
+    let result = match event.get("result") {
+        None | Some(Value::Null) | Some(Value::Bool(false)) => return Err("no handler returned a `result`".to_owned()),
+        Some(Value::String(text)) if text.is_empty() => return Err("no handler returned a `result`".to_owned()),
+        Some(Value::Number(n)) if n.as_f64() == Some(0.0) => return Err("no handler returned a `result`".to_owned()),
+        Some(result) => result,
+    };
+    let status = result.get("status").and_then(Value::as_str).filter(|s| *s == "success" || *s == "error");
+    match (status, result.get("output").and_then(Value::as_str)) {
+        (Some(status), Some(output)) => Ok((status, output)),
+        _ => Err(format!("event.result {result} is not a tool result {{status: \"success\"|\"error\", output: string}}")),
+    }
+}
+
+/// The first value a handler returned under `key` (valid or not), so a
+/// message can say why the engine ignored it.
+pub(crate) fn returned(emission: &Emission, key: &str) -> Option<Value> {
+    emission.results.iter().find_map(|result| result.get(key).cloned())
+}
+
+/// Why there is no tool result: nothing returned, or what was returned is not one.
+pub(crate) fn missing_result(emission: &Emission, why: String) -> String {
+    match returned(emission, "result") {
+        Some(invalid) if why.starts_with("no handler") => format!(
+            "a handler returned result {invalid}, which is not a tool result {{status: \"success\"|\"error\", output: string}} (the engine ignores it)"
+        ),
+        _ => why,
+    }
 }

@@ -61,23 +61,97 @@ assertion_types! {
     /// A `tool_start` event for `toolName` with `args` ends with the args unchanged; a mod with no
     /// `tool_start` or `turn_start` handler fails it.
     ToolStartPreservesArgs(ToolStartPreservesArgs) = "tool_start_preserves_args",
+    /// A `tool_start` event for `toolName` with `args` is answered with a synthesized result, which
+    /// stops the tool from running in Letta. Passes iff at least one `tool_start` handler is
+    /// registered, no handler failed, and the event ends with `result` set to
+    /// `{status: "success"|"error", output: string}`, whose status equals `status` and whose output
+    /// contains every `contains` substring, when those are given.
+    ToolStartBlocks(ToolStartBlocks) = "tool_start_blocks",
+    /// A `tool_end` event `{agentId, conversationId, toolCallId, toolName, args, status, output}` gets
+    /// its result replaced. Passes iff at least one `tool_end` handler is registered, no handler
+    /// failed, and the event ends with `result` set to `{status: "success"|"error", output: string}`,
+    /// whose status equals `expectStatus` (when given) and whose output contains every `contains`
+    /// and no `notContains` substring.
+    ToolEndRewritesResult(ToolEndRewritesResult) = "tool_end_rewrites_result",
+    /// A `turn_start` event is cancelled. Passes iff the event ends with `cancel` set (the engine keeps
+    /// only the first valid returned `{cancel: {reason}}`, trimmed, and ignores a directly assigned
+    /// one) and its reason contains every `reasonContains` substring.
+    TurnStartCancels(TurnStartCancels) = "turn_start_cancels",
+    /// A `turn_end` event `{agentId, conversationId, stopReason, assistantMessage?}` asks for another
+    /// turn. Passes iff the event ends with `continue` set to a non-empty string that contains every
+    /// `contains` substring.
+    TurnEndContinues(TurnEndContinues) = "turn_end_continues",
+    /// After loading, a tool named `toolName` is registered. Passes iff it is, and each of
+    /// `requiresApproval`, `approvalPolicy` and `parallelSafe` that is given equals the normalised
+    /// registration, and every top-level key of `parameters` that is given deep-equals the same key
+    /// of the registered parameter schema (keys not given are not compared).
+    ToolRegistered(ToolRegistered) = "tool_registered",
+    /// The registered tool `toolName` is run as Letta runs a mod tool: `isEnabled(ctx)` first, then
+    /// `run(ctx)` with `ctx.args = args` and `ctx.toolCallId = "mod-learning-assertion-tool-call"`;
+    /// the return value is normalised by Letta's rules (status `error` iff an object with
+    /// `status: "error"`, `isError: true` or `success: false`; output by `flattenToolResponse`), and
+    /// a throw gives status `error` with the error's message. Passes iff the tool is registered, is
+    /// available (`isEnabled` neither returned a falsy value nor threw), the status equals `status`
+    /// when given, the run recorded no diagnostic unless `status` is `error`, and the output text
+    /// (text blocks joined by newlines) equals `equals`, contains every `contains` and no
+    /// `notContains` substring, when those are given.
+    ToolRunReturns(ToolRunReturns) = "tool_run_returns",
+    /// The permission overlays are asked about a call of `toolName` with `args` as Letta's
+    /// `checkModPermissions` asks them (registration order; `isEnabled(ctx) === false` skips; a
+    /// throwing `check` denies at once), and their answers are composed: first `deny`, else first
+    /// `alwaysAsk`, else first `ask`, else first `allow`. Passes iff the composed decision equals
+    /// `decision` (`none`: no overlay had an opinion), no overlay recorded a diagnostic, and no
+    /// overlay answered `null` (which makes Letta's check throw).
+    PermissionDecides(PermissionDecides) = "permission_decides",
+    /// After loading, a slash command `/<command>` is registered. Passes iff it is and its
+    /// description contains `description`, when given. Commands do not exist under the headless
+    /// profile.
+    CommandRegistered(CommandRegistered) = "command_registered",
+    /// The registered command `/<command> <args>` is run with ctx `{rawInput, command, args, argv,
+    /// conversation}` (argv split as Letta splits it, honouring quotes and backslashes). Passes iff
+    /// the command is registered, `run(ctx)` returned a valid result (`{type: "prompt", content}`,
+    /// `{type: "output", output}` or `{type: "handled"}`) without throwing or timing out, its type
+    /// equals `resultType` when given, and its text (the prompt, wrapped in `<system-reminder>`
+    /// unless `systemReminder` is false, or the output) contains every `contains` substring.
+    CommandRuns(CommandRuns) = "command_runs",
 }
 
 impl Assertion {
-    /// The tool an assertion drives, for the assertion types that emit `tool_start`.
+    /// The tool an assertion is about, for the assertion types that name one.
     pub fn tool_name(&self) -> Option<&str> {
         match self {
-            Self::ModLoads(_) | Self::TurnStartInjectsMessage(_) => None,
+            Self::ModLoads(_)
+            | Self::TurnStartInjectsMessage(_)
+            | Self::TurnStartCancels(_)
+            | Self::TurnEndContinues(_)
+            | Self::CommandRegistered(_)
+            | Self::CommandRuns(_) => None,
             Self::ToolStartRewritesArgs(assertion) => Some(&assertion.tool_name),
             Self::ToolStartPreservesArgs(assertion) => Some(&assertion.tool_name),
+            Self::ToolStartBlocks(assertion) => Some(&assertion.tool_name),
+            Self::ToolEndRewritesResult(assertion) => Some(&assertion.tool_name),
+            Self::ToolRegistered(assertion) => Some(&assertion.tool_name),
+            Self::ToolRunReturns(assertion) => Some(&assertion.tool_name),
+            Self::PermissionDecides(assertion) => Some(&assertion.tool_name),
         }
     }
 
-    /// Letta Code's check label, `"<index + 1>. <type>[ <toolName>]"`.
+    /// The slash command an assertion is about (id without `/`), for the command assertions.
+    pub fn command(&self) -> Option<&str> {
+        match self {
+            Self::CommandRegistered(assertion) => Some(&assertion.command),
+            Self::CommandRuns(assertion) => Some(&assertion.command),
+            _ => None,
+        }
+    }
+
+    /// Letta Code's check label, `"<index + 1>. <type>[ <toolName>]"`; command assertions name
+    /// their command as `/<id>` in the same place.
     pub fn label(&self, index: usize) -> String {
-        match self.tool_name() {
-            Some(tool_name) => format!("{}. {} {tool_name}", index + 1, self.type_name()),
-            None => format!("{}. {}", index + 1, self.type_name()),
+        match (self.tool_name(), self.command()) {
+            (Some(tool_name), _) => format!("{}. {} {tool_name}", index + 1, self.type_name()),
+            (None, Some(command)) => format!("{}. {} /{command}", index + 1, self.type_name()),
+            (None, None) => format!("{}. {}", index + 1, self.type_name()),
         }
     }
 }
@@ -133,6 +207,282 @@ pub struct ToolStartPreservesArgs {
     pub tool_name: String,
     /// Arguments the event starts with and must end with.
     pub args: Map<String, Value>,
+}
+
+/// Fields of [`Assertion::ToolStartBlocks`].
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+#[schemars(inline)]
+pub struct ToolStartBlocks {
+    /// Tool name carried by the `tool_start` event, such as `Bash`.
+    pub tool_name: String,
+    /// Arguments the event carries.
+    pub args: Map<String, Value>,
+    /// Status the synthesized result must have, when set.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub status: Option<ToolStatus>,
+    /// Substrings the synthesized result's output must all contain.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub contains: Option<StringOrList>,
+}
+
+/// Fields of [`Assertion::ToolEndRewritesResult`].
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+#[schemars(inline)]
+pub struct ToolEndRewritesResult {
+    /// Tool name carried by the `tool_end` event.
+    pub tool_name: String,
+    /// Arguments the tool ran with.
+    pub args: Map<String, Value>,
+    /// Status of the tool's own result.
+    pub status: ToolStatus,
+    /// Output of the tool's own result.
+    pub output: String,
+    /// Status the replacement result must have, when set.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub expect_status: Option<ToolStatus>,
+    /// Substrings the replacement output must all contain.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub contains: Option<StringOrList>,
+    /// Substrings the replacement output must not contain.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub not_contains: Option<StringOrList>,
+}
+
+/// Fields of [`Assertion::TurnStartCancels`].
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+#[schemars(inline)]
+pub struct TurnStartCancels {
+    /// The turn's input items; one user message "Install a Python package." when unset.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub input: Option<Vec<Value>>,
+    /// Substrings the cancel reason must all contain.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reason_contains: Option<StringOrList>,
+}
+
+/// Fields of [`Assertion::TurnEndContinues`].
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+#[schemars(inline)]
+pub struct TurnEndContinues {
+    /// Why the turn ended; `end_turn` when unset (Letta emits `turn_end` only then).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stop_reason: Option<String>,
+    /// The assistant's final message, when the event should carry one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub assistant_message: Option<String>,
+    /// Substrings the follow-up message must all contain.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub contains: Option<StringOrList>,
+}
+
+/// Fields of [`Assertion::ToolRegistered`].
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+#[schemars(inline)]
+pub struct ToolRegistered {
+    /// Name the tool must be registered under.
+    pub tool_name: String,
+    /// Whether calls must need approval (`false` only with approval policy `auto`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub requires_approval: Option<bool>,
+    /// The approval policy the registration must end up with.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub approval_policy: Option<ApprovalPolicy>,
+    /// Whether calls must be marked safe to run in parallel.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub parallel_safe: Option<bool>,
+    /// Keys the parameter schema must have, each deep-equal; other keys are not compared.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub parameters: Option<Map<String, Value>>,
+}
+
+/// Fields of [`Assertion::ToolRunReturns`].
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+#[schemars(inline)]
+pub struct ToolRunReturns {
+    /// Name of the registered tool to run.
+    pub tool_name: String,
+    /// `ctx.args` of the call.
+    pub args: Map<String, Value>,
+    /// Status the normalised result must have, when set.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub status: Option<ToolStatus>,
+    /// Exact output text, when set.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub equals: Option<String>,
+    /// Substrings the output text must all contain.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub contains: Option<StringOrList>,
+    /// Substrings the output text must not contain.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub not_contains: Option<StringOrList>,
+}
+
+/// Fields of [`Assertion::PermissionDecides`].
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+#[schemars(inline)]
+pub struct PermissionDecides {
+    /// Tool name of the call the overlays are asked about.
+    pub tool_name: String,
+    /// Arguments of the call.
+    pub args: Map<String, Value>,
+    /// The decision the overlays must reach together.
+    pub decision: ExpectedDecision,
+    /// When the check happens; `approval` when unset.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub phase: Option<PermissionPhase>,
+}
+
+/// Fields of [`Assertion::CommandRegistered`].
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+#[schemars(inline)]
+pub struct CommandRegistered {
+    /// Command id, without the leading `/`.
+    pub command: String,
+    /// A substring the command's description must contain.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+}
+
+/// Fields of [`Assertion::CommandRuns`].
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+#[schemars(inline)]
+pub struct CommandRuns {
+    /// Command id, without the leading `/`.
+    pub command: String,
+    /// The raw text typed after the command; none when unset.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub args: Option<String>,
+    /// The result type `run(ctx)` must return, when set.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub result_type: Option<CommandResultType>,
+    /// Substrings the result's text must all contain.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub contains: Option<StringOrList>,
+}
+
+/// The status of a tool result.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum ToolStatus {
+    /// The tool succeeded.
+    Success,
+    /// The tool failed.
+    Error,
+}
+
+impl ToolStatus {
+    /// The status as written in results (`success`, `error`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Success => "success",
+            Self::Error => "error",
+        }
+    }
+}
+
+/// A tool's approval policy, after Letta's normalisation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub enum ApprovalPolicy {
+    /// Runs without approval (`requiresApproval: false`).
+    Auto,
+    /// Asks unless the permission mode approves it.
+    Ask,
+    /// Always asks, even in unrestricted modes.
+    AlwaysAsk,
+}
+
+impl ApprovalPolicy {
+    /// The policy as Letta writes it (`auto`, `ask`, `alwaysAsk`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Auto => "auto",
+            Self::Ask => "ask",
+            Self::AlwaysAsk => "alwaysAsk",
+        }
+    }
+}
+
+/// The decision a permission check must reach.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub enum ExpectedDecision {
+    /// The call is allowed.
+    Allow,
+    /// The user is asked.
+    Ask,
+    /// The user is asked even in unrestricted modes.
+    AlwaysAsk,
+    /// The call is refused.
+    Deny,
+    /// No overlay had an opinion.
+    None,
+}
+
+impl ExpectedDecision {
+    /// The decision as Letta writes it; `none` for no opinion.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Allow => "allow",
+            Self::Ask => "ask",
+            Self::AlwaysAsk => "alwaysAsk",
+            Self::Deny => "deny",
+            Self::None => "none",
+        }
+    }
+}
+
+/// When a permission check happens.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum PermissionPhase {
+    /// Before the call, deciding whether to ask the user.
+    #[default]
+    Approval,
+    /// Just before running, on the final args; anything but `allow` blocks.
+    Execution,
+}
+
+impl PermissionPhase {
+    /// The phase as written in the check event.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Approval => "approval",
+            Self::Execution => "execution",
+        }
+    }
+}
+
+/// The type of a slash command's result.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum CommandResultType {
+    /// Text sent to the agent as a prompt.
+    Prompt,
+    /// Text shown to the user.
+    Output,
+    /// The command did everything itself.
+    Handled,
+}
+
+impl CommandResultType {
+    /// The type as written in results.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Prompt => "prompt",
+            Self::Output => "output",
+            Self::Handled => "handled",
+        }
+    }
 }
 
 /// One string or a list of strings, as Letta Code accepts for `contains` and `notContains`.
@@ -249,7 +599,10 @@ mod tests {
         assert_eq!(
             error.to_string(),
             "unknown variant `nope`, expected one of `mod_loads`, `turn_start_injects_message`, \
-             `tool_start_rewrites_args`, `tool_start_preserves_args`"
+             `tool_start_rewrites_args`, `tool_start_preserves_args`, `tool_start_blocks`, \
+             `tool_end_rewrites_result`, `turn_start_cancels`, `turn_end_continues`, \
+             `tool_registered`, `tool_run_returns`, `permission_decides`, `command_registered`, \
+             `command_runs`"
         );
     }
 
@@ -265,5 +618,37 @@ mod tests {
         let loads = Assertion::ModLoads(ModLoads::default());
         assert_eq!(loads.tool_name(), None);
         assert_eq!(loads.label(0), "1. mod_loads");
+        let command: Assertion = serde_json::from_value(json!({
+            "type": "command_runs", "command": "notes", "args": "add 'a b'"
+        }))
+        .unwrap();
+        assert_eq!(command.command(), Some("notes"));
+        assert_eq!(command.label(0), "1. command_runs /notes");
+    }
+
+    #[test]
+    fn new_assertion_fields_read_their_enums() {
+        let assertion: Assertion = serde_json::from_value(json!({
+            "type": "permission_decides", "toolName": "Bash", "args": { "command": "ls" },
+            "decision": "alwaysAsk", "phase": "execution"
+        }))
+        .unwrap();
+        let Assertion::PermissionDecides(permission) = &assertion else {
+            panic!("{assertion:?}")
+        };
+        assert_eq!(permission.decision, ExpectedDecision::AlwaysAsk);
+        assert_eq!(permission.phase, Some(PermissionPhase::Execution));
+        let error = serde_json::from_value::<Assertion>(json!({
+            "type": "tool_end_rewrites_result", "toolName": "Bash", "args": {},
+            "status": "failed", "output": "x"
+        }))
+        .unwrap_err();
+        assert!(error.to_string().contains("unknown variant `failed`"), "{error}");
+        let registered: Assertion = serde_json::from_value(json!({
+            "type": "tool_registered", "toolName": "read_notes", "approvalPolicy": "auto",
+            "parameters": { "required": ["path"] }
+        }))
+        .unwrap();
+        assert_eq!(serde_json::to_value(&registered).unwrap()["approvalPolicy"], "auto");
     }
 }

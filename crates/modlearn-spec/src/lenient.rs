@@ -278,9 +278,22 @@ impl<'de> de::Deserializer<'de> for Placeholder {
         self.deserialize_map(visitor)
     }
 
+    /// The first unit variant, so a required enum field that was wrong is reported only once.
+    fn deserialize_enum<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        variants: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value, Self::Error> {
+        match variants.first() {
+            Some(first) => visitor.visit_enum(IntoDeserializer::<Self::Error>::into_deserializer(*first)),
+            None => visitor.visit_unit(),
+        }
+    }
+
     forward_to_deserialize_any! {
         i8 i16 i32 i64 i128 u8 u16 u32 u128 f32 f64 char bytes byte_buf unit unit_struct
-        newtype_struct tuple tuple_struct enum identifier ignored_any
+        newtype_struct tuple tuple_struct identifier ignored_any
     }
 }
 
@@ -349,6 +362,31 @@ mod tests {
                 "a.args: invalid type: array, expected an object",
             ]
         );
+    }
+
+    #[derive(Debug, Deserialize, PartialEq)]
+    #[serde(rename_all = "lowercase")]
+    enum Verdict {
+        Allow,
+        Deny,
+    }
+
+    #[derive(Debug, Deserialize)]
+    struct Decides {
+        #[allow(dead_code)]
+        decision: Verdict,
+    }
+
+    #[test]
+    fn a_wrong_required_enum_is_reported_once() {
+        let Value::Object(object) = json!({ "decision": "maybe" }) else {
+            unreachable!()
+        };
+        let mut collector = Collector::default();
+        let read = read_object::<Decides>(object, &JsonPath::root(), &[], &mut collector);
+        let problems: Vec<String> = collector.problems.iter().map(|(_, message)| message.clone()).collect();
+        assert_eq!(problems, ["unknown variant `maybe`, expected `allow` or `deny`"]);
+        assert_eq!(read.unwrap().decision, Verdict::Allow);
     }
 
     #[test]

@@ -41,8 +41,10 @@ mod types;
 mod validate;
 
 pub use assertion::{
-    Assertion, ModLoads, StringOrList, ToolStartPreservesArgs, ToolStartRewritesArgs,
-    TurnStartInjectsMessage,
+    ApprovalPolicy, Assertion, CommandRegistered, CommandResultType, CommandRuns, ExpectedDecision,
+    ModLoads, PermissionDecides, PermissionPhase, StringOrList, ToolEndRewritesResult,
+    ToolRegistered, ToolRunReturns, ToolStartBlocks, ToolStartPreservesArgs, ToolStartRewritesArgs,
+    ToolStatus, TurnEndContinues, TurnStartCancels, TurnStartInjectsMessage,
 };
 pub use error::{SpecError, SpecProblem, SpecWarning};
 pub use load::{LoadedSpec, load_spec, parse_spec};

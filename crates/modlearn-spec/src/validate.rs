@@ -3,7 +3,9 @@
 
 use std::path::Path;
 
-use crate::assertion::Assertion;
+use crate::assertion::{
+    ApprovalPolicy, Assertion, CommandResultType, StringOrList, ToolRunReturns,
+};
 use crate::error::{SpecProblem, SpecWarning};
 use crate::path::JsonPath;
 use crate::resolve::resolve_scenarios;
@@ -202,12 +204,7 @@ impl Findings {
                 if let Some(role) = &assertion.role {
                     self.non_blank(role, path.key("role"));
                 }
-                for (index, item) in assertion.input.iter().flatten().enumerate() {
-                    // The engine rolls back a turn_start input that is not all objects.
-                    if !item.is_object() {
-                        self.problem(path.key("input").index(index), "must be an object");
-                    }
-                }
+                self.check_turn_input(assertion.input.as_deref(), path);
             }
             Assertion::ToolStartRewritesArgs(assertion) => {
                 self.non_blank(&assertion.tool_name, path.key("toolName"));
@@ -218,6 +215,140 @@ impl Findings {
             Assertion::ToolStartPreservesArgs(assertion) => {
                 self.non_blank(&assertion.tool_name, path.key("toolName"));
             }
+            Assertion::ToolStartBlocks(assertion) => {
+                self.non_blank(&assertion.tool_name, path.key("toolName"));
+            }
+            Assertion::ToolEndRewritesResult(assertion) => {
+                self.non_blank(&assertion.tool_name, path.key("toolName"));
+                self.check_not_contains(assertion.not_contains.as_ref(), path);
+            }
+            Assertion::TurnStartCancels(assertion) => {
+                self.check_turn_input(assertion.input.as_deref(), path);
+            }
+            Assertion::TurnEndContinues(assertion) => {
+                if let Some(stop_reason) = &assertion.stop_reason {
+                    self.non_blank(stop_reason, path.key("stopReason"));
+                }
+            }
+            Assertion::ToolRegistered(assertion) => {
+                self.check_tool_name(&assertion.tool_name, path);
+                if let (Some(requires), Some(policy)) =
+                    (assertion.requires_approval, assertion.approval_policy)
+                    && requires != (policy != ApprovalPolicy::Auto)
+                {
+                    // Letta derives requiresApproval from the policy: only `auto` runs unasked.
+                    self.problem(
+                        path.key("requiresApproval"),
+                        format!(
+                            "contradicts approvalPolicy `{}`: requiresApproval is true for every policy but `auto`",
+                            policy.as_str()
+                        ),
+                    );
+                }
+            }
+            Assertion::ToolRunReturns(assertion) => {
+                self.check_tool_name(&assertion.tool_name, path);
+                self.check_not_contains(assertion.not_contains.as_ref(), path);
+                if let Some(equals) = &assertion.equals {
+                    self.check_equals_agrees(equals, assertion, path);
+                }
+            }
+            Assertion::PermissionDecides(assertion) => {
+                self.non_blank(&assertion.tool_name, path.key("toolName"));
+            }
+            Assertion::CommandRegistered(assertion) => {
+                self.check_command_id(&assertion.command, path);
+            }
+            Assertion::CommandRuns(assertion) => {
+                self.check_command_id(&assertion.command, path);
+                if assertion.result_type == Some(CommandResultType::Handled)
+                    && assertion.contains.is_some()
+                {
+                    self.problem(
+                        path.key("contains"),
+                        "a `handled` result has no text, so `contains` can never pass",
+                    );
+                }
+            }
+        }
+    }
+
+    fn check_turn_input(&mut self, input: Option<&[serde_json::Value]>, path: &JsonPath) {
+        for (index, item) in input.into_iter().flatten().enumerate() {
+            // The engine rolls back a turn_start input that is not all objects.
+            if !item.is_object() {
+                self.problem(path.key("input").index(index), "must be an object");
+            }
+        }
+    }
+
+    /// An empty `notContains` substring is in every text, so the assertion could never pass.
+    fn check_not_contains(&mut self, not_contains: Option<&StringOrList>, path: &JsonPath) {
+        let Some(not_contains) = not_contains else {
+            return;
+        };
+        let field = path.key("notContains");
+        match not_contains {
+            StringOrList::One(item) if item.is_empty() => {
+                self.problem(field, "must not be empty: every text contains the empty string");
+            }
+            StringOrList::One(_) => {}
+            StringOrList::Many(items) => {
+                for (index, item) in items.iter().enumerate() {
+                    if item.is_empty() {
+                        self.problem(
+                            field.index(index),
+                            "must not be empty: every text contains the empty string",
+                        );
+                    }
+                }
+            }
+        }
+    }
+
+    /// `equals` fixes the whole text, so `contains`/`notContains` must agree with it.
+    fn check_equals_agrees(&mut self, equals: &str, assertion: &ToolRunReturns, path: &JsonPath) {
+        let contains = assertion.contains.as_ref().map(StringOrList::items).unwrap_or_default();
+        for item in contains.into_iter().filter(|item| !equals.contains(item)) {
+            self.problem(
+                path.key("contains"),
+                format!("`{item}` is not in `equals`, so the assertion can never pass"),
+            );
+        }
+        let not_contains =
+            assertion.not_contains.as_ref().map(StringOrList::items).unwrap_or_default();
+        for item in not_contains.into_iter().filter(|item| !item.is_empty() && equals.contains(item)) {
+            self.problem(
+                path.key("notContains"),
+                format!("`{item}` is in `equals`, so the assertion can never pass"),
+            );
+        }
+    }
+
+    /// A name Letta would refuse to register can never be found.
+    fn check_tool_name(&mut self, name: &str, path: &JsonPath) {
+        let valid = (1..=64).contains(&name.len())
+            && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-');
+        if !valid {
+            self.problem(
+                path.key("toolName"),
+                format!("`{name}` is not a valid mod tool name (1-64 letters, digits, `_` or `-`)"),
+            );
+        }
+    }
+
+    /// An id Letta would refuse to register can never be found.
+    fn check_command_id(&mut self, id: &str, path: &JsonPath) {
+        let mut bytes = id.bytes();
+        let valid = bytes.next().is_some_and(|b| b.is_ascii_lowercase() || b.is_ascii_digit())
+            && bytes.all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-');
+        if !valid {
+            let why = if id.starts_with('/') {
+                "is written without the leading `/`"
+            } else {
+                "must match /^[a-z0-9][a-z0-9-]*$/"
+            };
+            self.problem(path.key("command"), format!("`{id}`: a command id {why}"));
         }
     }
 

@@ -7,13 +7,17 @@
 #![deny(missing_docs)]
 
 mod diagnostic;
+mod invocation;
 mod probe;
 mod registry;
 mod report;
 mod verdict;
 
 pub use diagnostic::{Capability, Diagnostic, Fault, ModOwner, Severity};
+pub use invocation::{
+    CommandInvocation, CommandRun, PermissionCheck, PermissionConsultation, PermissionDecision, ToolRun,
+};
 pub use probe::{Observation, Probe};
 pub use registry::{ConsoleLine, Emission, RegistrySnapshot, RegisteredCommand, RegisteredTool};
 pub use verdict::{CandidateVerdict, CheckResult, ScenarioVerdict};
-pub use report::{Attempt, RunReport, Selected, SpecSummary};
+pub use report::{Attempt, Learning, Proposal, RunReport, Selected, SpecSummary, UsageTotals};

@@ -1,7 +1,7 @@
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::{Emission, RegistrySnapshot};
+use crate::{CommandRun, Emission, PermissionCheck, RegistrySnapshot, ToolRun};
 
 /// Something to do to a loaded candidate so that an assertion can be
 /// judged: the judge asks for probes, the exercise stage runs them in a
@@ -17,6 +17,28 @@ pub enum Probe {
         event: String,
         /// The event object passed to the handlers.
         payload: Value,
+    },
+    /// Run a registered tool's `run(ctx)` (after its `isEnabled(ctx)`).
+    RunTool {
+        /// The tool's name.
+        tool_name: String,
+        /// `ctx.args`.
+        args: Value,
+        /// `ctx.toolCallId`.
+        tool_call_id: String,
+    },
+    /// Ask every permission overlay about one tool call and compose their answers.
+    CheckPermissions {
+        /// The check event; `cwd`, `workingDirectory` and `permissionMode`
+        /// default to the engine's ctx when absent.
+        event: Value,
+    },
+    /// Run a registered slash command.
+    RunCommand {
+        /// The command id, without `/`.
+        command: String,
+        /// The raw text after the command.
+        args: String,
     },
 }
 
@@ -37,6 +59,21 @@ pub enum Observation {
         after: Value,
         /// Letta's emission result.
         emission: Emission,
+    },
+    /// A tool run.
+    ToolRan {
+        /// What it gave.
+        run: ToolRun,
+    },
+    /// A permission check.
+    PermissionChecked {
+        /// What the overlays decided.
+        check: PermissionCheck,
+    },
+    /// A slash command run.
+    CommandRan {
+        /// What it gave.
+        run: CommandRun,
     },
     /// The emission itself failed (Letta's `emit` rejects), e.g. on input
     /// that is not an array.

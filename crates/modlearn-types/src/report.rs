@@ -31,6 +31,68 @@ pub struct RunReport {
     pub promoted_to: Option<String>,
     /// One entry per candidate, in candidate order.
     pub attempts: Vec<Attempt>,
+    /// Rounds run and why the run stopped (`modlearn run` only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub learning: Option<Learning>,
+}
+
+/// How a `modlearn run` went: rounds, stop reason, tokens and cost.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Learning {
+    /// The proposing model (`PROVIDER:NAME`).
+    pub model: String,
+    /// Rounds planned.
+    pub rounds_planned: u32,
+    /// Rounds started.
+    pub rounds_run: u32,
+    /// Proposals asked for per round.
+    pub candidates_per_round: usize,
+    /// Why the run ended: `rounds complete`, `perfect score`, `budget spent`.
+    pub stopped: String,
+    /// Totals over the run.
+    pub usage: UsageTotals,
+    /// Totals per round.
+    pub per_round: Vec<UsageTotals>,
+}
+
+/// Tokens, cost and time, summed.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct UsageTotals {
+    /// Proposals that produced a response (cached ones included).
+    pub proposals: usize,
+    /// Prompt tokens.
+    pub input_tokens: u64,
+    /// Completion tokens.
+    pub output_tokens: u64,
+    /// USD by the price table.
+    pub cost_usd: f64,
+    /// Summed model latency, in milliseconds.
+    pub latency_ms: u64,
+}
+
+/// How one candidate was proposed (`modlearn run` only).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Proposal {
+    /// The model asked.
+    pub model: String,
+    /// Prompt tokens.
+    pub input_tokens: u64,
+    /// Completion tokens.
+    pub output_tokens: u64,
+    /// USD by the price table.
+    pub cost_usd: f64,
+    /// Model latency over all attempts, in milliseconds.
+    pub latency_ms: u64,
+    /// Served from the response cache (nothing was paid).
+    pub cached: bool,
+    /// HTTP attempts made (retries included).
+    pub http_attempts: usize,
+    /// Why no usable candidate came of it, if so.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
 }
 
 /// Which spec a run used.
@@ -92,4 +154,7 @@ pub struct Attempt {
     pub artifacts_dir: String,
     /// Wall time of the evaluation, in milliseconds.
     pub duration_ms: u64,
+    /// How it was proposed (`modlearn run` only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub proposal: Option<Proposal>,
 }

@@ -1,5 +1,18 @@
-//! One module per assertion type: its probe and its pass conditions.
+//! One module per assertion type (the two tool_start args checks share one):
+//! its probe and its pass conditions.
 
+pub(crate) mod command_registered;
+pub(crate) mod command_runs;
 pub(crate) mod mod_loads;
+pub(crate) mod permission_decides;
+pub(crate) mod tool_end_rewrites_result;
+pub(crate) mod tool_registered;
+pub(crate) mod tool_run_returns;
 pub(crate) mod tool_start_args;
+pub(crate) mod tool_start_blocks;
+pub(crate) mod turn_end_continues;
+pub(crate) mod turn_start_cancels;
 pub(crate) mod turn_start_injects_message;
+
+#[cfg(test)]
+pub(crate) mod fixtures;

@@ -7,10 +7,11 @@ use modlearn_types::{Observation, Probe};
 use serde_json::{Value, json};
 
 use crate::check::{Judged, unexpected};
-use crate::text::content_text;
+use crate::text::{content_text, quoted};
 use crate::{EVAL_AGENT_ID, EVAL_CONVERSATION_ID};
 
-fn default_input() -> Vec<Value> {
+/// Letta's default turn input for assertions that do not give one.
+pub(crate) fn default_input() -> Vec<Value> {
     vec![json!({"type": "message", "role": "user", "content": "Install a Python package."})]
 }
 
@@ -81,8 +82,4 @@ pub(crate) fn judge(assertion: &TurnStartInjectsMessage, observation: &Observati
         return (true, format!("{} `{role}` message(s) appended", matching.len()), details);
     };
     (false, message, details)
-}
-
-fn quoted(items: &[&str]) -> String {
-    items.iter().map(|s| format!("`{s}`")).collect::<Vec<_>>().join(", ")
 }
