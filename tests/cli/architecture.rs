@@ -11,9 +11,11 @@ const ALLOWED: &[(&str, &[&str])] = &[
     ("modlearn-engine", &["modlearn-types"]),
     ("modlearn-exercise", &["modlearn-engine", "modlearn-types"]),
     ("modlearn-judge", &["modlearn-spec", "modlearn-types"]),
+    ("modlearn-propose", &["modlearn-spec", "modlearn-types"]),
+    ("modlearn-testserver", &[]),
     ("modlearn-record", &["modlearn-types"]),
-    ("modlearn-runner", &["modlearn-engine", "modlearn-exercise", "modlearn-judge", "modlearn-spec", "modlearn-types"]),
-    ("modlearn", &["modlearn-engine", "modlearn-record", "modlearn-runner", "modlearn-spec", "modlearn-types"]),
+    ("modlearn-runner", &["modlearn-engine", "modlearn-exercise", "modlearn-judge", "modlearn-propose", "modlearn-spec", "modlearn-types"]),
+    ("modlearn", &["modlearn-engine", "modlearn-propose", "modlearn-record", "modlearn-runner", "modlearn-spec", "modlearn-types"]),
 ];
 
 /// `modlearn-*` names in the `[dependencies]` table of a manifest.

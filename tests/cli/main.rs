@@ -4,4 +4,5 @@ mod architecture;
 mod common;
 mod eval;
 mod help;
+mod run;
 mod validate;

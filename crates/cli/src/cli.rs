@@ -22,6 +22,9 @@ pub struct Cli {
 /// The subcommands.
 #[derive(Debug, Subcommand)]
 pub enum Command {
+    /// Ask a model for candidate mods in rounds, evaluate each, keep the best
+    #[command(after_help = RUN_AFTER_HELP)]
+    Run(RunArgs),
     /// Evaluate existing candidate mod files against a spec, select the best
     #[command(after_help = "Exit status: 0 when the selected candidate passes, 1 when none passes, 2 on a usage or spec error.")]
     Eval(EvalArgs),
@@ -68,6 +71,77 @@ pub struct EvalArgs {
     /// Copy the selected candidate here if it passes
     #[arg(long, value_name = "PATH")]
     pub promote: Option<PathBuf>,
+
+    /// Print the report as JSON on stdout instead of the table
+    #[arg(long)]
+    pub json: bool,
+
+    #[command(flatten)]
+    pub engine: EngineArgs,
+}
+
+const RUN_AFTER_HELP: &str = "Models: openai:NAME (OPENAI_API_KEY, OPENAI_BASE_URL; any OpenAI-compatible server such as vLLM, llama.cpp or Ollama via --base-url), anthropic:NAME (ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL), local:smollm2-135m (embedded 135M demo model; the default when no model is configured; it rarely writes a passing mod). MODLEARN_MODEL sets the default model.
+
+Exit status: 0 when the selected candidate passes, 1 when none passes, 2 on a usage, spec or configuration error.";
+
+/// `modlearn run`.
+#[derive(Debug, Args)]
+pub struct RunArgs {
+    /// The ModLearningSpec (not with --resume, which takes it from the run directory)
+    #[arg(value_name = "SPEC", required_unless_present = "resume", conflicts_with = "resume")]
+    pub spec: Option<PathBuf>,
+
+    /// Continue a run that was stopped; answers already received are not asked for again
+    #[arg(long, value_name = "RUN-DIR")]
+    pub resume: Option<PathBuf>,
+
+    /// Proposals per round
+    #[arg(long, short = 'n', value_name = "N", value_parser = clap::value_parser!(u64).range(1..=1000))]
+    pub candidates: Option<u64>,
+
+    /// Rounds at most (later rounds see earlier results) [default: 1]
+    #[arg(long, value_name = "R", value_parser = clap::value_parser!(u32).range(1..=100))]
+    pub rounds: Option<u32>,
+
+    /// The proposing model, PROVIDER:NAME [default: $MODLEARN_MODEL, else local:smollm2-135m]
+    #[arg(long, value_name = "PROVIDER:NAME")]
+    pub model: Option<String>,
+
+    /// Base URL of the model API (OpenAI-compatible servers, proxies)
+    #[arg(long, value_name = "URL")]
+    pub base_url: Option<String>,
+
+    /// Requests in flight at most [default: --candidates]
+    #[arg(long, value_name = "C", value_parser = clap::value_parser!(u64).range(1..=256))]
+    pub concurrency: Option<u64>,
+
+    /// Where to write the run [default: reports/<slug>-<timestamp>]
+    #[arg(long, value_name = "DIR")]
+    pub run_dir: Option<PathBuf>,
+
+    /// Stop asking for proposals once this many US dollars are spent
+    #[arg(long, value_name = "USD")]
+    pub max_usd: Option<f64>,
+
+    /// Copy the selected candidate here if it passes
+    #[arg(long, value_name = "PATH")]
+    pub promote: Option<PathBuf>,
+
+    /// Response cache directory [default: ~/.cache/modlearn/responses]
+    #[arg(long, value_name = "DIR")]
+    pub cache_dir: Option<PathBuf>,
+
+    /// Price overrides: JSON {"model-prefix": {"input": USD/1M, "output": USD/1M}}
+    #[arg(long, value_name = "FILE")]
+    pub prices: Option<PathBuf>,
+
+    /// Output token cap per proposal
+    #[arg(long, value_name = "N", default_value_t = 4096)]
+    pub max_tokens: u32,
+
+    /// Sampling temperature
+    #[arg(long, value_name = "T", default_value_t = 0.7)]
+    pub temperature: f32,
 
     /// Print the report as JSON on stdout instead of the table
     #[arg(long)]

@@ -23,6 +23,26 @@ pub fn progress(total: usize, message: &str) -> ProgressBar {
 }
 
 #[derive(Tabled)]
+struct ProposedRow {
+    #[tabled(rename = "#")]
+    index: String,
+    #[tabled(rename = "round")]
+    round: u32,
+    #[tabled(rename = "candidate")]
+    candidate: String,
+    #[tabled(rename = "result")]
+    result: &'static str,
+    #[tabled(rename = "score")]
+    score: String,
+    #[tabled(rename = "tokens in/out")]
+    tokens: String,
+    #[tabled(rename = "cost")]
+    cost: String,
+    #[tabled(rename = "diagnostics")]
+    diagnostics: String,
+}
+
+#[derive(Tabled)]
 struct Row {
     #[tabled(rename = "#")]
     index: String,
@@ -41,36 +61,65 @@ struct Row {
 /// The summary table of a run, then the selection and where the report is.
 pub fn summary(report: &RunReport, report_path: &str) -> String {
     let selected = report.selected.as_ref().map(|s| s.candidate_index);
-    let rows = report.attempts.iter().map(|attempt| {
-        let mut faults: Vec<String> =
-            attempt.diagnostics.iter().map(|d| format!("{}/{}", d.phase, d.fault.as_str())).collect();
+    let marker = |index: usize| if Some(index) == selected { format!("*{index}") } else { index.to_string() };
+    let result = |attempt: &modlearn_types::Attempt| {
+        if attempt.error.is_some() {
+            "ERROR"
+        } else if attempt.passed {
+            "PASS"
+        } else {
+            "FAIL"
+        }
+    };
+    let faults = |attempt: &modlearn_types::Attempt| {
+        let mut faults: Vec<String> = attempt.diagnostics.iter().map(|d| format!("{}/{}", d.phase, d.fault.as_str())).collect();
         faults.dedup();
-        Row {
-            index: if Some(attempt.candidate_index) == selected {
-                format!("*{}", attempt.candidate_index)
-            } else {
-                attempt.candidate_index.to_string()
-            },
+        if faults.is_empty() { "-".to_owned() } else { faults.join(", ") }
+    };
+    let mut table = if report.learning.is_some() {
+        Table::new(report.attempts.iter().map(|attempt| {
+            let proposal = attempt.proposal.as_ref();
+            ProposedRow {
+                index: marker(attempt.candidate_index),
+                round: attempt.round,
+                candidate: attempt.candidate_path.clone(),
+                result: result(attempt),
+                score: format!("{}/{}", attempt.score, attempt.max_score),
+                tokens: proposal.map_or("-".to_owned(), |p| format!("{}/{}", p.input_tokens, p.output_tokens)),
+                cost: proposal.map_or("-".to_owned(), |p| format!("${:.4}", p.cost_usd)),
+                diagnostics: faults(attempt),
+            }
+        }))
+    } else {
+        Table::new(report.attempts.iter().map(|attempt| Row {
+            index: marker(attempt.candidate_index),
             candidate: attempt.candidate_path.clone(),
-            result: if attempt.error.is_some() {
-                "ERROR"
-            } else if attempt.passed {
-                "PASS"
-            } else {
-                "FAIL"
-            },
+            result: result(attempt),
             score: format!("{}/{}", attempt.score, attempt.max_score),
             hidden: if attempt.hidden_max_score == 0 {
                 "-".to_owned()
             } else {
                 format!("{}/{}", attempt.hidden_score, attempt.hidden_max_score)
             },
-            diagnostics: if faults.is_empty() { "-".to_owned() } else { faults.join(", ") },
-        }
-    });
-    let mut table = Table::new(rows);
+            diagnostics: faults(attempt),
+        }))
+    };
     table.with(Style::sharp());
     let mut out = format!("{table}\n");
+    if let Some(learning) = &report.learning {
+        let usage = &learning.usage;
+        out.push_str(&format!(
+            "model: {}; rounds: {} of {}; stopped: {}; {} proposal(s), {} tokens in, {} out, ${:.4}\n",
+            learning.model,
+            learning.rounds_run,
+            learning.rounds_planned,
+            learning.stopped,
+            usage.proposals,
+            usage.input_tokens,
+            usage.output_tokens,
+            usage.cost_usd
+        ));
+    }
     match &report.selected {
         Some(chosen) => out.push_str(&format!(
             "selected: candidate {} `{}`: {} {}/{}\n",

@@ -1,1 +1,147 @@
-//! (being written)
+//! A content-addressed cache of completions on disk, so re-running a
+//! round asks no model twice for the same thing.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use serde_json::json;
+use sha2::{Digest, Sha256};
+
+use crate::{BoxFuture, Completion, CompletionRequest, ProposeError, Proposer};
+
+/// Completions stored as `DIR/<sha256 of the request>.json`.
+#[derive(Clone, Debug)]
+pub struct ResponseCache {
+    dir: PathBuf,
+}
+
+impl ResponseCache {
+    /// A cache in `dir` (created on first store).
+    pub fn new(dir: impl Into<PathBuf>) -> ResponseCache {
+        ResponseCache { dir: dir.into() }
+    }
+
+    /// The cache's directory.
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    /// The hex SHA-256 of the request's canonical JSON: provider, model,
+    /// messages, max_tokens, temperature, seed, in a fixed order.
+    pub fn key(request: &CompletionRequest) -> String {
+        // `version` changes whenever this layout or the stored value does.
+        let canonical = json!({
+            "version": 1,
+            "provider": request.model.provider,
+            "model": request.model.name,
+            "messages": request.messages,
+            "maxTokens": request.max_tokens,
+            "temperature": request.temperature,
+            "seed": request.seed,
+        });
+        let digest = Sha256::digest(canonical.to_string().as_bytes());
+        digest.iter().map(|byte| format!("{byte:02x}")).collect()
+    }
+
+    /// Where the request's completion is (or would be) stored.
+    pub fn path(&self, request: &CompletionRequest) -> PathBuf {
+        self.dir.join(format!("{}.json", ResponseCache::key(request)))
+    }
+
+    /// The stored completion, if any. An unreadable or corrupt entry is a
+    /// miss (the next store overwrites it).
+    pub fn get(&self, request: &CompletionRequest) -> Option<Completion> {
+        let path = self.path(request);
+        let text = match std::fs::read_to_string(&path) {
+            Ok(text) => text,
+            Err(error) if error.kind() == std::io::ErrorKind::NotFound => return None,
+            Err(error) => {
+                tracing::warn!("ignoring the cache entry `{}`: {error}", path.display());
+                return None;
+            }
+        };
+        serde_json::from_str(&text)
+            .inspect_err(|error| tracing::warn!("ignoring the corrupt cache entry `{}`: {error}", path.display()))
+            .ok()
+    }
+
+    /// Stores `completion` atomically (a temporary file in the same
+    /// directory, then a rename), so readers never see half an entry.
+    pub fn put(&self, request: &CompletionRequest, completion: &Completion) -> std::io::Result<()> {
+        std::fs::create_dir_all(&self.dir)?;
+        let mut file = tempfile::NamedTempFile::new_in(&self.dir)?;
+        file.write_all(&serde_json::to_vec_pretty(completion).map_err(std::io::Error::other)?)?;
+        file.persist(self.path(request)).map_err(|error| error.error)?;
+        Ok(())
+    }
+}
+
+/// A proposer that answers from a [`ResponseCache`] when it can.
+///
+/// A hit makes no request and comes back with `cached: true`, no attempts
+/// and zero latency; usage and cost are those of the original answer, so
+/// reports can still compare what answers cost. Failures are not cached.
+pub struct CachedProposer {
+    inner: Box<dyn Proposer>,
+    cache: ResponseCache,
+}
+
+impl CachedProposer {
+    /// Wraps `inner` with `cache`.
+    pub fn new(inner: Box<dyn Proposer>, cache: ResponseCache) -> CachedProposer {
+        CachedProposer { inner, cache }
+    }
+
+    /// The cache.
+    pub fn cache(&self) -> &ResponseCache {
+        &self.cache
+    }
+}
+
+impl Proposer for CachedProposer {
+    fn complete<'a>(&'a self, request: &'a CompletionRequest) -> BoxFuture<'a, Result<Completion, ProposeError>> {
+        Box::pin(async move {
+            if let Some(hit) = self.cache.get(request) {
+                return Ok(Completion { cached: true, attempts: Vec::new(), latency_ms: 0, ..hit });
+            }
+            let completion = self.inner.complete(request).await?;
+            if let Err(error) = self.cache.put(request, &completion) {
+                // The answer is still good; only the next run pays again.
+                tracing::warn!("cannot store a response in `{}`: {error}", self.cache.dir.display());
+            }
+            Ok(completion)
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{Message, ModelRef, Role};
+
+    fn request(seed: u64) -> CompletionRequest {
+        CompletionRequest {
+            model: ModelRef::parse("openai:gpt-4.1").unwrap(),
+            messages: vec![Message { role: Role::User, content: "hi".into() }],
+            max_tokens: 10,
+            temperature: 0.7,
+            seed,
+        }
+    }
+
+    #[test]
+    fn the_key_is_stable_and_covers_every_field() {
+        let key = ResponseCache::key(&request(1));
+        // Pinned: a change here silently empties everyone's cache, so it
+        // must be deliberate (bump `version` in the canonical JSON).
+        assert_eq!(key, "03c51d49efbce9672c44b6ba02c89cf5105395ecb211d21f82a8ea2b10cec81d");
+        let mut changed = vec![request(2), request(1), request(1), request(1), request(1)];
+        changed[1].max_tokens = 11;
+        changed[2].temperature = 0.8;
+        changed[3].messages[0].role = Role::System;
+        changed[4].model = ModelRef::parse("anthropic:gpt-4.1").unwrap();
+        for other in changed {
+            assert_ne!(key, ResponseCache::key(&other), "{other:?}");
+        }
+    }
+}

@@ -1,1 +1,139 @@
-//! (being written)
+//! The HTTP plumbing the providers share: one client, one JSON POST.
+
+use std::time::{Duration, SystemTime};
+
+use reqwest::header::{HeaderMap, HeaderName, HeaderValue};
+
+use crate::ProposeError;
+use crate::retry::Failure;
+
+/// A client with a whole-request timeout, over rustls.
+pub(crate) fn client(timeout: Duration) -> Result<reqwest::Client, ProposeError> {
+    reqwest::Client::builder()
+        .timeout(timeout)
+        .user_agent(concat!("modlearn/", env!("CARGO_PKG_VERSION")))
+        .build()
+        .map_err(|error| ProposeError::Config(format!("cannot build the HTTP client: {}", describe(error))))
+}
+
+/// What came back from a POST.
+pub(crate) struct Response {
+    pub status: u16,
+    pub body: String,
+    pub retry_after: Option<Duration>,
+}
+
+/// Headers for a request. An invalid value (a key with a newline pasted
+/// in) is a configuration error, reported without the value.
+pub(crate) fn headers(pairs: &[(&'static str, String)]) -> Result<HeaderMap, ProposeError> {
+    let mut map = HeaderMap::new();
+    for (name, value) in pairs {
+        let value = HeaderValue::from_str(value)
+            .map_err(|_| ProposeError::Config(format!("the `{name}` header value has characters HTTP does not allow (check the API key)")))?;
+        map.insert(HeaderName::from_static(name), value);
+    }
+    Ok(map)
+}
+
+/// POSTs `body` as JSON. A transport failure (no connection, timeout,
+/// body cut off) comes back as a retryable [`Failure`] without the URL.
+pub(crate) async fn post_json(
+    client: &reqwest::Client,
+    url: &str,
+    headers: HeaderMap,
+    body: &serde_json::Value,
+    timeout: Duration,
+) -> Result<Response, Failure> {
+    let transport = |error: reqwest::Error| {
+        if error.is_timeout() {
+            Failure::retryable(format!("timed out after {} s", timeout.as_secs_f64()))
+        } else if error.is_builder() {
+            Failure::fatal(format!("cannot build the request: {}", describe(error)))
+        } else {
+            Failure::retryable(describe(error))
+        }
+    };
+    let response = client.post(url).headers(headers).json(body).send().await.map_err(transport)?;
+    let status = response.status().as_u16();
+    let retry_after = retry_after(response.headers(), SystemTime::now());
+    let body = response.text().await.map_err(transport)?;
+    Ok(Response { status, body, retry_after })
+}
+
+/// An error and its causes on one line, without the URL (which could carry
+/// a key in a query string).
+pub(crate) fn describe(error: reqwest::Error) -> String {
+    let error = error.without_url();
+    let mut parts: Vec<String> = Vec::new();
+    let mut source: Option<&dyn std::error::Error> = Some(&error);
+    while let Some(cause) = source {
+        let text = cause.to_string();
+        // Wrappers often repeat their cause's text; say it once.
+        if !parts.last().is_some_and(|last| last.contains(&text)) {
+            parts.push(text);
+        }
+        source = cause.source();
+    }
+    parts.join(": ")
+}
+
+/// `Retry-After` (seconds or an HTTP date) or OpenAI's `retry-after-ms`.
+pub(crate) fn retry_after(headers: &HeaderMap, now: SystemTime) -> Option<Duration> {
+    let text = |name: &str| headers.get(name).and_then(|value| value.to_str().ok()).map(str::trim);
+    if let Some(millis) = text("retry-after-ms").and_then(|value| value.parse::<f64>().ok()) {
+        return Duration::try_from_secs_f64(millis / 1000.0).ok();
+    }
+    let value = text("retry-after")?;
+    if let Ok(seconds) = value.parse::<f64>() {
+        return Duration::try_from_secs_f64(seconds).ok();
+    }
+    let date = httpdate::parse_http_date(value).ok()?;
+    Some(date.duration_since(now).unwrap_or(Duration::ZERO))
+}
+
+/// The start of a body, for error messages.
+pub(crate) fn snippet(body: &str) -> String {
+    const LIMIT: usize = 300;
+    let body = body.trim();
+    match body.char_indices().nth(LIMIT) {
+        Some((end, _)) => format!("{}...", &body[..end]),
+        None => body.to_owned(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn with(name: &'static str, value: &str) -> HeaderMap {
+        headers(&[(name, value.to_owned())]).unwrap()
+    }
+
+    #[test]
+    fn retry_after_takes_seconds_dates_and_milliseconds() {
+        let now = SystemTime::UNIX_EPOCH + Duration::from_secs(1_700_000_000);
+        assert_eq!(retry_after(&with("retry-after", "2"), now), Some(Duration::from_secs(2)));
+        assert_eq!(retry_after(&with("retry-after", "0.5"), now), Some(Duration::from_millis(500)));
+        assert_eq!(retry_after(&with("retry-after-ms", "250"), now), Some(Duration::from_millis(250)));
+        let later = httpdate::fmt_http_date(now + Duration::from_secs(7));
+        assert_eq!(retry_after(&with("retry-after", &later), now), Some(Duration::from_secs(7)));
+        let earlier = httpdate::fmt_http_date(now - Duration::from_secs(7));
+        assert_eq!(retry_after(&with("retry-after", &earlier), now), Some(Duration::ZERO));
+        assert_eq!(retry_after(&with("retry-after", "soon"), now), None);
+        assert_eq!(retry_after(&with("retry-after", "-3"), now), None);
+        assert_eq!(retry_after(&HeaderMap::new(), now), None);
+    }
+
+    #[test]
+    fn snippet_cuts_long_bodies_on_a_char_boundary() {
+        assert_eq!(snippet("  short  "), "short");
+        let long = "é".repeat(400);
+        assert_eq!(snippet(&long), format!("{}...", "é".repeat(300)));
+    }
+
+    #[test]
+    fn a_bad_header_value_is_a_config_error_without_the_value() {
+        let Err(ProposeError::Config(message)) = headers(&[("authorization", "Bearer sk-a\nb".to_owned())]) else { panic!("accepted") };
+        assert!(!message.contains("sk-a"), "{message}");
+    }
+}

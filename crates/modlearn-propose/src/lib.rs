@@ -25,3 +25,11 @@ mod retry;
 pub use model::{
     BoxFuture, Completion, CompletionRequest, HttpAttempt, Message, ModelRef, ProposeError, Proposer, ProviderKind, Role, Usage,
 };
+pub use cache::{CachedProposer, ResponseCache};
+pub use extract::extract_code;
+#[cfg(feature = "local-model")]
+pub use local::{LOCAL_MODELS, LocalProposer, local_model_path};
+pub use pricing::{Price, PriceTable};
+pub use providers::{ProviderSettings, http_proposer};
+pub use redact::redact;
+pub use retry::RetryPolicy;

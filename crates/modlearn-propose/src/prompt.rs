@@ -1,1 +1,293 @@
-//! (being written)
+//! The generation prompt, in Letta Code's structure: target and objective,
+//! hard rules, the mod API guide (the `writing-mods` skill), requirements,
+//! hints, examples, the evaluation summary, and the candidate's assigned
+//! diversity hint. From round 2 on it carries concrete evidence of what
+//! failed before, within a size budget. Hidden scenarios never appear.
+
+use std::fmt::Write;
+
+use modlearn_spec::{Assertion, ModLearningSpec, ResolvedScenario};
+use modlearn_types::Attempt;
+
+use crate::{Message, Role};
+
+/// The API guide given to every proposer: `skills/writing-mods/SKILL.md`.
+pub const API_GUIDE: &str = include_str!("../../../skills/writing-mods/SKILL.md");
+
+/// Default size budget for the evidence section, in characters.
+pub const DEFAULT_EVIDENCE_BUDGET: usize = 12_000;
+
+/// Where one proposal sits in the run.
+#[derive(Clone, Debug)]
+pub struct Slot {
+    /// 1-based round.
+    pub round: u32,
+    /// Rounds planned.
+    pub rounds: u32,
+    /// 1-based position in the round.
+    pub index: usize,
+    /// Proposals per round.
+    pub per_round: usize,
+    /// 1-based number across the run (`candidates/NNN`).
+    pub candidate_number: usize,
+    /// Where the candidate will be stored, relative to the run directory.
+    pub candidate_path: String,
+    /// Leave out the full API guide (for small local models whose context
+    /// and speed cannot afford it); a minimal example mod stands in.
+    pub compact: bool,
+}
+
+/// What earlier rounds left for this one.
+#[derive(Clone, Debug)]
+pub struct Evidence<'a> {
+    /// Every earlier candidate.
+    pub attempts: &'a [Attempt],
+    /// The best earlier candidate and its source.
+    pub best: Option<(&'a Attempt, &'a str)>,
+    /// A failing earlier candidate other than the best, and its source.
+    pub failing_sibling: Option<(&'a Attempt, &'a str)>,
+    /// Size budget for this section, in characters.
+    pub budget: usize,
+}
+
+/// Builds the system and user messages for one proposal.
+pub fn generation_prompt(
+    spec: &ModLearningSpec,
+    scenarios: &[ResolvedScenario],
+    slot: &Slot,
+    evidence: Option<&Evidence<'_>>,
+) -> Vec<Message> {
+    let system = "You write Letta Code mods: single ES modules that export activate(letta). \
+You answer with the complete source of one mod in a single fenced code block, and nothing the \
+harness would have to guess. The mod is loaded in a sandbox and judged by executable checks."
+        .to_owned();
+    let mut user = String::new();
+    let target = spec.target_mod_name.as_deref().unwrap_or("candidate.ts");
+    let _ = writeln!(user, "# Task: {}\n", spec.name);
+    let _ = writeln!(user, "Target mod: `{target}`");
+    let _ = writeln!(user, "Candidate file: `{}`", slot.candidate_path);
+    let _ = writeln!(
+        user,
+        "Round {} of {}, proposal {} of {} (candidate {}).\n",
+        slot.round, slot.rounds, slot.index, slot.per_round, slot.candidate_number
+    );
+    let _ = writeln!(user, "## Objective\n\n{}\n", spec.objective.trim());
+    user.push_str(HARD_RULES);
+
+    user.push_str("\n## Requirements\n\n");
+    for (i, requirement) in spec.requirements.iter().enumerate() {
+        let _ = writeln!(user, "{}. {}", i + 1, requirement.trim());
+    }
+    if !spec.mod_api_hints.is_empty() {
+        user.push_str("\n## Mod API hints\n\n");
+        for hint in &spec.mod_api_hints {
+            let _ = writeln!(user, "- {}", hint.trim());
+        }
+    }
+    if !spec.examples.is_empty() {
+        user.push_str("\n## Examples\n\n");
+        for example in &spec.examples {
+            let _ = writeln!(user, "- Input: {}", example.input.trim());
+            if let Some(expected) = &example.expected {
+                let _ = writeln!(user, "  Expected: {}", expected.trim());
+            }
+            if let Some(notes) = &example.notes {
+                let _ = writeln!(user, "  Notes: {}", notes.trim());
+            }
+        }
+    }
+    user.push_str("\n## How the candidate is evaluated\n\n");
+    user.push_str(&evaluation_summary(scenarios));
+
+    if slot.per_round > 1 || slot.rounds > 1 {
+        user.push_str("\n## Candidate diversity\n\n");
+        user.push_str("Several candidates are written for this task; make this one genuinely different. ");
+        user.push_str("Start the file with a one-line `// Proposal: <your approach>` comment.\n");
+        if !spec.candidate_diversity_hints.is_empty() {
+            let hints = &spec.candidate_diversity_hints;
+            let hint = &hints[(slot.candidate_number - 1) % hints.len()];
+            let _ = writeln!(user, "Assigned approach for this candidate: {}", hint.trim());
+        }
+    }
+    if let Some(evidence) = evidence {
+        user.push_str(&render_evidence(evidence));
+    }
+    if slot.compact {
+        user.push_str("\n## Example mod\n\n");
+        user.push_str(MINIMAL_EXAMPLE);
+    } else {
+        user.push_str("\n## Mod API guide\n\n");
+        user.push_str(strip_front_matter(API_GUIDE));
+    }
+    user.push_str("\n\nReply with the complete mod in one ```ts code block.\n");
+    vec![Message { role: Role::System, content: system }, Message { role: Role::User, content: user }]
+}
+
+const MINIMAL_EXAMPLE: &str = "```ts
+export function activate(letta) {
+  letta.events.on(\"turn_start\", (event) => ({
+    input: [...event.input, { type: \"message\", role: \"system\", content: \"Reminder: run the tests.\" }],
+  }));
+  letta.events.on(\"tool_start\", (event) => {
+    if (event.toolName !== \"Bash\" || typeof event.args.command !== \"string\") return;
+    return { args: { ...event.args, command: event.args.command.replace(/^npm install/, \"pnpm add\") } };
+  });
+}
+```
+";
+
+const HARD_RULES: &str = "## Hard rules
+
+- Reply with the whole mod in one fenced code block; it is saved as the candidate file as is.
+- Export `activate(letta)` or a default function; it may return a disposer.
+- No imports: no `node:*` modules, no packages, no `@/...` paths. The sandbox has no filesystem,
+  network, environment variables, `process` or `Deno`; reaching for them is a diagnostic.
+- Tools the evaluation calls must use `requiresApproval: false` and be read-only.
+- Loading must produce no diagnostic at all (a removed-API warning fails `mod_loads`).
+";
+
+fn strip_front_matter(text: &str) -> &str {
+    if let Some(rest) = text.strip_prefix("---\n")
+        && let Some(end) = rest.find("\n---\n")
+    {
+        return rest[end + 5..].trim_start();
+    }
+    text
+}
+
+/// The visible scenarios and their checks, in the words of the checks.
+fn evaluation_summary(scenarios: &[ResolvedScenario]) -> String {
+    let mut out = String::new();
+    let visible: Vec<&ResolvedScenario> = scenarios.iter().filter(|s| !s.hidden).collect();
+    let _ = writeln!(out, "Each scenario loads the mod afresh, runs its checks in order, then disposes it. One point per check.\n");
+    for scenario in visible {
+        let _ = writeln!(out, "- Scenario `{}`:", scenario.name);
+        for (i, assertion) in scenario.assertions.iter().enumerate() {
+            let _ = writeln!(out, "  - {}: {}", assertion.label(i), describe(assertion));
+        }
+        if let Some(prompt) = scenario.prompt_to_run() {
+            let _ = writeln!(out, "  - a model-driven session with the prompt: {}", one_line(prompt));
+        }
+        for marker in &scenario.required_result_markers {
+            let _ = writeln!(out, "  - the final answer must contain {marker:?}");
+        }
+        for marker in &scenario.required_trace_markers {
+            let _ = writeln!(out, "  - the trace must contain {marker:?}");
+        }
+        for marker in &scenario.forbidden_result_markers {
+            let _ = writeln!(out, "  - the final answer must not contain {marker:?}");
+        }
+        for marker in &scenario.forbidden_trace_markers {
+            let _ = writeln!(out, "  - the trace must not contain {marker:?}");
+        }
+    }
+    out
+}
+
+fn describe(assertion: &Assertion) -> String {
+    match assertion {
+        Assertion::ModLoads(a) => match a.expected_loaded_count {
+            Some(n) => format!("loads with no diagnostics ({n} mod file(s))"),
+            None => "loads with no diagnostics".to_owned(),
+        },
+        Assertion::TurnStartInjectsMessage(a) => {
+            let role = a.role.as_deref().unwrap_or("system");
+            let mut text = format!("a turn_start appends a `{role}` message");
+            if let Some(contains) = &a.contains {
+                let _ = write!(text, " containing {:?}", contains.items());
+            }
+            if let Some(not) = &a.not_contains {
+                let _ = write!(text, ", not containing {:?}", not.items());
+            }
+            if let Some(input) = &a.input {
+                let _ = write!(text, "; turn input {}", serde_json::Value::Array(input.clone()));
+            }
+            text
+        }
+        Assertion::ToolStartRewritesArgs(a) => format!(
+            "tool_start for `{}` with args {} must end with args including {}",
+            a.tool_name,
+            serde_json::Value::Object(a.args.clone()),
+            serde_json::Value::Object(a.expect_args.clone())
+        ),
+        Assertion::ToolStartPreservesArgs(a) => format!(
+            "tool_start for `{}` with args {} must leave them unchanged (a tool_start handler must exist)",
+            a.tool_name,
+            serde_json::Value::Object(a.args.clone())
+        ),
+        // Every other type is shown as written in the spec; its meaning is in the API guide.
+        other => serde_json::to_string(other).unwrap_or_else(|_| other.type_name().to_owned()),
+    }
+}
+
+fn one_line(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// Earlier candidates as concrete evidence, most useful first, cut to the budget.
+fn render_evidence(evidence: &Evidence<'_>) -> String {
+    let mut out = String::from("\n## What earlier candidates did\n\n");
+    out.push_str("Full details: `history.json`, `history.md` and `proposer-guide.md` in the run directory; each candidate's `report.md` under its own directory.\n\n");
+    let mut sections: Vec<String> = Vec::new();
+    for attempt in evidence.attempts {
+        let mut section = String::new();
+        let status = if attempt.error.is_none() && attempt.scenarios.iter().filter(|s| !s.hidden).all(|s| s.passed) {
+            "passed every visible check"
+        } else {
+            "failed"
+        };
+        let _ = writeln!(
+            section,
+            "### Candidate {} (round {}): {status}, {}/{}",
+            attempt.candidate_index, attempt.round, attempt.visible_score, attempt.visible_max_score
+        );
+        if let Some(error) = &attempt.error {
+            let _ = writeln!(section, "- not evaluated: {error}");
+        }
+        for scenario in attempt.scenarios.iter().filter(|s| !s.hidden) {
+            for check in scenario.checks.iter().filter(|c| !c.passed) {
+                let _ = writeln!(section, "- FAIL `{}` {}: {}", scenario.name, check.label, check.message);
+                if let (Some(expected), Some(actual)) = (check.details.get("expectArgs"), check.details.get("actualArgs")) {
+                    let _ = writeln!(section, "  expected args {expected}, actual {actual}");
+                }
+                if let Some(text) = check.details.get("injectedText").and_then(|t| t.as_str()) {
+                    let _ = writeln!(section, "  injected text: {text:?}");
+                }
+            }
+        }
+        for diagnostic in &attempt.diagnostics {
+            let _ = writeln!(section, "- diagnostic [{} {}] {}", diagnostic.phase, diagnostic.fault.as_str(), diagnostic.message);
+        }
+        sections.push(section);
+    }
+    for (label, entry) in [("Best candidate so far", evidence.best), ("A failing candidate", evidence.failing_sibling)] {
+        if let Some((attempt, source)) = entry {
+            sections.push(format!(
+                "### {label}: candidate {} ({}/{})\n\n```ts\n{}\n```\n",
+                attempt.candidate_index,
+                attempt.visible_score,
+                attempt.visible_max_score,
+                source.trim_end()
+            ));
+        }
+    }
+    // Newest evidence first when cutting: later rounds matter most.
+    let mut kept = Vec::new();
+    let mut used = 0;
+    for section in sections.iter().rev() {
+        if used + section.len() > evidence.budget {
+            continue;
+        }
+        used += section.len();
+        kept.push(section.as_str());
+    }
+    if kept.len() < sections.len() {
+        let _ = writeln!(out, "({} older entries left out for space; see history.md.)\n", sections.len() - kept.len());
+    }
+    kept.reverse();
+    for section in kept {
+        out.push_str(section);
+        out.push('\n');
+    }
+    out
+}

@@ -23,6 +23,32 @@ pub fn render_run_report(report: &RunReport) -> String {
         let _ = writeln!(out, "- Promoted to: `{promoted}`");
     }
     let _ = writeln!(out, "- Candidates: {}", report.attempts.len());
+    if let Some(learning) = &report.learning {
+        let usage = &learning.usage;
+        let _ = writeln!(
+            out,
+            "- Model: `{}`; rounds {} of {} ({} per round); stopped: {}",
+            learning.model, learning.rounds_run, learning.rounds_planned, learning.candidates_per_round, learning.stopped
+        );
+        let _ = writeln!(
+            out,
+            "- Usage: {} proposal(s), {} tokens in, {} out, ${:.4}, {} ms of model time",
+            usage.proposals, usage.input_tokens, usage.output_tokens, usage.cost_usd, usage.latency_ms
+        );
+        out.push_str("\n| Round | Proposals | Tokens in | Tokens out | Cost | Model time |\n|---|---|---|---|---|---|\n");
+        for (round, totals) in learning.per_round.iter().enumerate() {
+            let _ = writeln!(
+                out,
+                "| {} | {} | {} | {} | ${:.4} | {} ms |",
+                round + 1,
+                totals.proposals,
+                totals.input_tokens,
+                totals.output_tokens,
+                totals.cost_usd,
+                totals.latency_ms
+            );
+        }
+    }
     out.push_str("\n## Candidates\n\n");
     out.push_str("| # | Candidate | Result | Score | Visible | Hidden | Diagnostics |\n");
     out.push_str("|---|---|---|---|---|---|---|\n");
@@ -64,6 +90,20 @@ fn render_attempt(out: &mut String, attempt: &Attempt, heading: &str) {
         "{heading} Candidate {}: `{}`: {verdict} {}/{}\n",
         attempt.candidate_index, attempt.candidate_path, attempt.score, attempt.max_score
     );
+    if let Some(proposal) = &attempt.proposal {
+        let _ = writeln!(
+            out,
+            "Proposed by `{}` in round {}: {} tokens in, {} out, ${:.4}, {} ms, {} HTTP attempt(s){}\n",
+            proposal.model,
+            attempt.round,
+            proposal.input_tokens,
+            proposal.output_tokens,
+            proposal.cost_usd,
+            proposal.latency_ms,
+            proposal.http_attempts,
+            if proposal.cached { " (from the response cache)" } else { "" }
+        );
+    }
     if let Some(error) = &attempt.error {
         let _ = writeln!(out, "Not evaluated: {error}\n");
     }

@@ -15,6 +15,8 @@ pub struct CandidateArtifacts<'a> {
     pub source: Option<&'a str>,
     /// Console output per scenario.
     pub consoles: Vec<&'a [ConsoleLine]>,
+    /// Further files (relative name, contents), e.g. the generation prompt.
+    pub extra: Vec<(&'a str, String)>,
 }
 
 /// Writes a run directory. Candidate artifacts can be written as each
@@ -76,6 +78,9 @@ impl RunWriter {
                 scenario_artifacts.push(join(&console_path));
             }
         }
+        for (name, contents) in &artifacts.extra {
+            write_atomic(&dir.join(name), contents)?;
+        }
         let nested = !relative.is_empty();
         if nested {
             write_atomic(&dir.join("env.snapshot.json"), pretty(&self.spec_raw))?;
@@ -106,12 +111,18 @@ impl RunWriter {
         write_atomic(&dir.join("manifest.json"), pretty(&manifest))
     }
 
-    /// Writes the run-level files: spec snapshot, report, history and proposer guide.
-    pub fn write_run(&self, report: &RunReport) -> Result<(), WriteError> {
+    /// Writes the spec snapshot, history and proposer guide for the
+    /// candidates so far (after every round of a run).
+    pub fn write_progress(&self, report: &RunReport) -> Result<(), WriteError> {
         write_atomic(&self.layout.file("env.snapshot.json"), pretty(&self.spec_raw))?;
         write_atomic(&self.layout.file("history.json"), pretty(&history_json(report)))?;
         write_atomic(&self.layout.file("history.md"), render_history(report))?;
-        write_atomic(&self.layout.file("proposer-guide.md"), render_proposer_guide(report))?;
+        write_atomic(&self.layout.file("proposer-guide.md"), render_proposer_guide(report))
+    }
+
+    /// Writes the run-level files: spec snapshot, report, history and proposer guide.
+    pub fn write_run(&self, report: &RunReport) -> Result<(), WriteError> {
+        self.write_progress(report)?;
         write_atomic(&self.layout.file("report.md"), render_run_report(report))?;
         // Last: a run directory with report.json is complete.
         write_atomic(&self.layout.file("report.json"), pretty(report))

@@ -90,18 +90,30 @@ pub fn evaluate_candidate(
     scenarios: &[ResolvedScenario],
     engine: &EngineOptions,
 ) -> CandidateEvaluation {
-    let started = Instant::now();
     let source = match std::fs::read_to_string(path) {
         Ok(source) => source,
-        Err(error) => return unreadable(index, path, scenarios, format!("cannot read `{}`: {error}", path.display())),
+        Err(error) => return not_evaluated(index, path, scenarios, format!("cannot read `{}`: {error}", path.display())),
     };
+    evaluate_source(index, path, source, scenarios, engine)
+}
+
+/// Evaluates `source` as if it were the file at `path` (which need not
+/// exist yet: a proposal is judged before it is written).
+pub fn evaluate_source(
+    index: usize,
+    path: &Path,
+    source: String,
+    scenarios: &[ResolvedScenario],
+    engine: &EngineOptions,
+) -> CandidateEvaluation {
+    let started = Instant::now();
     let plans: Vec<ScenarioPlan> = scenarios
         .iter()
         .map(|scenario| ScenarioPlan { probes: scenario.assertions.iter().map(probe).collect() })
         .collect();
     let runs = match exercise(path, &source, &plans, engine) {
         Ok(runs) => runs,
-        Err(error) => return unreadable(index, path, scenarios, error.to_string()),
+        Err(error) => return not_evaluated(index, path, scenarios, error.to_string()),
     };
     let verdicts = scenarios.iter().zip(&runs).map(|(scenario, run)| scenario_verdict(scenario, run)).collect();
     let diagnostics = distinct_diagnostics(&runs);
@@ -160,7 +172,7 @@ fn distinct_diagnostics(runs: &[ScenarioRun]) -> Vec<Diagnostic> {
 }
 
 /// A candidate that could not be run: every check fails, with the reason.
-fn unreadable(index: usize, path: &Path, scenarios: &[ResolvedScenario], error: String) -> CandidateEvaluation {
+pub fn not_evaluated(index: usize, path: &Path, scenarios: &[ResolvedScenario], error: String) -> CandidateEvaluation {
     let verdicts = scenarios
         .iter()
         .map(|scenario| {

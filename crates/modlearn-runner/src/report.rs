@@ -16,6 +16,16 @@ pub fn build_report(
         .map(|evaluation| attempt_from(evaluation, artifacts_dir(evaluation.index)))
         .collect();
     let selected = select(evaluations.iter().map(|evaluation| &evaluation.verdict));
+    report_from_attempts(spec, attempts, selected, promoted_to)
+}
+
+/// Assembles the run report from report entries and the selected index.
+pub fn report_from_attempts(
+    spec: SpecSummary,
+    attempts: Vec<Attempt>,
+    selected: Option<usize>,
+    promoted_to: Option<String>,
+) -> RunReport {
     let chosen = selected.map(|index| &attempts[index]);
     RunReport {
         kind: "modlearn_run_report".to_owned(),
@@ -30,6 +40,7 @@ pub fn build_report(
         promoted_to,
         attempts,
         spec,
+        learning: None,
     }
 }
 
@@ -52,5 +63,6 @@ pub fn attempt_from(evaluation: &CandidateEvaluation, artifacts_dir: String) -> 
         scenarios: verdict.scenarios.clone(),
         artifacts_dir,
         duration_ms: evaluation.elapsed.as_millis() as u64,
+        proposal: None,
     }
 }

@@ -1,6 +1,6 @@
 //! `modlearn eval`: judge existing candidate files against a spec.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::Mutex;
 
 use modlearn_record::{CandidateArtifacts, RunLayout, RunWriter, WriteError, copy_atomic};
@@ -20,7 +20,7 @@ pub fn run(args: EvalArgs) -> Result<u8, CliError> {
     }
     let scenarios = resolve_scenarios(&loaded.spec);
     let slug = spec_slug(&loaded.spec);
-    let run_dir = args.run_dir.clone().unwrap_or_else(|| default_run_dir(&slug));
+    let run_dir = args.run_dir.clone().unwrap_or_else(|| super::default_run_dir(&slug));
     if run_dir.join("report.json").exists() {
         return Err(CliError::usage(format!("run directory `{}` already holds a finished run", run_dir.display()))
             .hint("pass another `--run-dir`, or remove that directory"));
@@ -77,6 +77,7 @@ fn write_candidate(writer: &RunWriter, layout: &RunLayout, evaluation: &Candidat
         file_name: &file_name,
         source: evaluation.source.as_deref(),
         consoles: evaluation.scenarios.iter().map(|scenario| scenario.console.as_slice()).collect(),
+        extra: Vec::new(),
     })
 }
 
@@ -86,10 +87,4 @@ fn check_promote_target(target: &Path) -> Result<(), CliError> {
             .hint("give the file path the selected candidate should be copied to"));
     }
     Ok(())
-}
-
-/// `reports/<slug>-<UTC timestamp>`.
-fn default_run_dir(slug: &str) -> PathBuf {
-    let stamp = jiff::Timestamp::now().strftime("%Y%m%dT%H%M%SZ").to_string();
-    PathBuf::from("reports").join(format!("{slug}-{stamp}"))
 }

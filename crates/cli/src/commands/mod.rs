@@ -7,6 +7,7 @@ use crate::exit::CliError;
 
 mod bench;
 mod eval;
+mod run;
 mod validate;
 
 /// Runs the parsed command line.
@@ -14,6 +15,7 @@ pub fn run(cli: Cli) -> ExitCode {
     init_tracing();
     let result = match cli.command {
         Command::Eval(args) => eval::run(args),
+        Command::Run(args) => run::run(args),
         Command::Validate(args) => validate::run(args),
         Command::Schema => {
             print!("{}", modlearn_spec::json_schema_text());
@@ -85,4 +87,10 @@ fn engine_options(args: &EngineArgs) -> modlearn_runner::EvalSettings {
             ..defaults.engine
         },
     }
+}
+
+/// `reports/<slug>-<UTC timestamp>`.
+fn default_run_dir(slug: &str) -> std::path::PathBuf {
+    let stamp = jiff::Timestamp::now().strftime("%Y%m%dT%H%M%SZ").to_string();
+    std::path::PathBuf::from("reports").join(format!("{slug}-{stamp}"))
 }

@@ -1,0 +1,300 @@
+//! `modlearn run`: the main job. Ask a model for candidates in rounds,
+//! judge each as it arrives, write everything as it happens, keep the best.
+
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use modlearn_propose::{ModelRef, ProviderKind};
+use modlearn_record::{CandidateArtifacts, RunLayout, RunWriter, WriteError, copy_atomic, write_atomic};
+use modlearn_runner::{CandidatePlace, LearnEvent, LearnSettings, LearnedCandidate, learn, report_from_attempts};
+use modlearn_spec::{LoadedSpec, resolve_scenarios, spec_slug};
+use modlearn_types::{RunReport, SpecSummary};
+use serde::{Deserialize, Serialize};
+
+use crate::cli::RunArgs;
+use crate::exit::{CliError, FAILURE, SUCCESS};
+use crate::printer;
+
+mod proposer;
+
+/// The model used when none is configured: small enough to ship, too small to be good.
+const DEFAULT_MODEL: &str = "local:smollm2-135m";
+
+/// Everything needed to run (or resume) a run, stored as `run.json`.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct RunState {
+    kind: String,
+    version: u32,
+    spec_path: String,
+    model: String,
+    base_url: Option<String>,
+    candidates: usize,
+    rounds: u32,
+    concurrency: usize,
+    max_usd: Option<f64>,
+    promote: Option<PathBuf>,
+    cache_dir: PathBuf,
+    prices: Option<PathBuf>,
+    max_tokens: u32,
+    temperature: f32,
+    handler_timeout_ms: u64,
+    memory_limit_mib: u64,
+    jobs: Option<u64>,
+}
+
+pub fn run(args: RunArgs) -> Result<u8, CliError> {
+    let (state, run_dir, loaded) = match &args.resume {
+        Some(dir) => resume_state(dir, &args)?,
+        None => new_state(&args)?,
+    };
+    let model = ModelRef::parse(&state.model).map_err(|error| CliError::usage(format!("`--model {}`: {error}", state.model)))?;
+    if model.provider == ProviderKind::Local {
+        eprintln!(
+            "note: using `{model}`, a 135M-parameter demo model that runs offline and rarely writes a passing mod; \
+             pass `--model openai:NAME` (OPENAI_API_KEY) or `--model anthropic:NAME` (ANTHROPIC_API_KEY), \
+             or `--base-url` for an OpenAI-compatible server, for real results"
+        );
+    }
+    let proposer = proposer::build(&model, &state)?;
+    let scenarios = Arc::new(resolve_scenarios(&loaded.spec));
+    let slug = spec_slug(&loaded.spec);
+    let planned = state.candidates * state.rounds as usize;
+    let layout = RunLayout::new(&run_dir, planned.max(2));
+    let writer = RunWriter::new(layout.clone(), loaded.raw.clone(), loaded.spec.name.clone());
+    write_atomic(&run_dir.join("run.json"), format!("{}\n", serde_json::to_string_pretty(&state).expect("state serializes")))?;
+
+    let target = target_file_name(&loaded);
+    let spec_summary = SpecSummary {
+        name: loaded.spec.name.clone(),
+        slug,
+        path: state.spec_path.clone(),
+        scenarios: scenarios.len(),
+    };
+    let defaults = super::engine_options(&crate::cli::EngineArgs {
+        handler_timeout: Duration::from_millis(state.handler_timeout_ms),
+        memory_limit: state.memory_limit_mib,
+        jobs: state.jobs,
+    });
+    let settings = LearnSettings {
+        candidates: state.candidates,
+        rounds: state.rounds,
+        concurrency: state.concurrency,
+        max_usd: state.max_usd,
+        max_tokens: state.max_tokens,
+        temperature: state.temperature,
+        eval: defaults,
+        ..LearnSettings::default()
+    };
+
+    let bar = printer::progress(planned, "proposing and evaluating");
+    let write_errors: Mutex<Vec<WriteError>> = Mutex::new(Vec::new());
+    let keep = |result: Result<(), WriteError>| {
+        if let Err(error) = result {
+            write_errors.lock().unwrap_or_else(|poison| poison.into_inner()).push(error);
+        }
+    };
+    let candidate_root = run_dir.clone();
+    let candidate_layout = layout.clone();
+    let candidate_path = move |number: usize| {
+        let artifacts_dir = candidate_layout.candidate_relative(number - 1);
+        let file = format!("{artifacts_dir}/mods/{target}");
+        let absolute = std::path::absolute(candidate_root.join(&file)).unwrap_or_else(|_| candidate_root.join(&file));
+        CandidatePlace { file, artifacts_dir, absolute }
+    };
+    let on_event = |event: LearnEvent<'_>| match event {
+        LearnEvent::RoundStarted { round } => bar.set_message(format!("round {round}/{}", state.rounds)),
+        LearnEvent::CandidateDone(candidate) => {
+            keep(write_candidate(&writer, candidate));
+            bar.inc(1);
+        }
+        LearnEvent::RoundDone { attempts, .. } => {
+            let report = report_from_attempts(spec_summary.clone(), attempts.to_vec(), None, None);
+            keep(writer.write_progress(&report));
+        }
+    };
+    let tokio = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .map_err(|error| CliError::usage(format!("cannot start the async runtime: {error}")))?;
+    let outcome = tokio.block_on(learn(&loaded.spec, Arc::clone(&scenarios), &model, proposer, &settings, &candidate_path, &on_event));
+    bar.finish_and_clear();
+    if let Some(error) = write_errors.into_inner().unwrap_or_else(|poison| poison.into_inner()).into_iter().next() {
+        return Err(error.into());
+    }
+
+    let attempts = outcome.candidates.iter().map(|candidate| candidate.attempt.clone()).collect();
+    let mut report = report_from_attempts(spec_summary, attempts, outcome.selected, None);
+    report.learning = Some(outcome.learning);
+    promote(&mut report, &outcome.candidates, outcome.selected, state.promote.as_deref())?;
+    writer.write_run(&report)?;
+    if args.json {
+        println!("{}", serde_json::to_string_pretty(&report).expect("report serializes"));
+    } else {
+        print!("{}", printer::summary(&report, &layout.file("report.md").display().to_string()));
+    }
+    Ok(if report.passed { SUCCESS } else { FAILURE })
+}
+
+fn promote(
+    report: &mut RunReport,
+    candidates: &[LearnedCandidate],
+    selected: Option<usize>,
+    target: Option<&Path>,
+) -> Result<(), CliError> {
+    let (Some(target), Some(index), true) = (target, selected, report.passed) else {
+        return Ok(());
+    };
+    copy_atomic(&candidates[index].evaluation.path, target)?;
+    report.promoted_to = Some(target.display().to_string());
+    Ok(())
+}
+
+fn write_candidate(writer: &RunWriter, candidate: &LearnedCandidate) -> Result<(), WriteError> {
+    let attempt = &candidate.attempt;
+    let file_name = candidate
+        .evaluation
+        .path
+        .file_name()
+        .map(|name| name.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "candidate.ts".to_owned());
+    let prompt: String = candidate
+        .request
+        .messages
+        .iter()
+        .map(|message| format!("<!-- {:?} -->\n{}\n\n", message.role, message.content))
+        .collect();
+    let proposal = serde_json::json!({
+        "model": candidate.request.model.to_string(),
+        "seed": candidate.request.seed,
+        "maxTokens": candidate.request.max_tokens,
+        "temperature": candidate.request.temperature,
+        "completion": candidate.completion,
+        "error": attempt.proposal.as_ref().and_then(|p| p.error.clone()),
+    });
+    writer.write_candidate(&CandidateArtifacts {
+        attempt,
+        file_name: &file_name,
+        source: candidate.evaluation.source.as_deref(),
+        consoles: candidate.evaluation.scenarios.iter().map(|s| s.console.as_slice()).collect(),
+        extra: vec![
+            ("generation-prompt.md", prompt),
+            ("proposal.json", format!("{}\n", serde_json::to_string_pretty(&proposal).expect("proposal serializes"))),
+        ],
+    })
+}
+
+/// The candidate's file name: the spec's `targetModName` (validated as a
+/// plain file name) or `<slug>.ts`, as Letta names it.
+fn target_file_name(loaded: &LoadedSpec) -> String {
+    loaded.spec.target_mod_name.clone().unwrap_or_else(|| format!("{}.ts", spec_slug(&loaded.spec)))
+}
+
+fn new_state(args: &RunArgs) -> Result<(RunState, PathBuf, LoadedSpec), CliError> {
+    let spec_path = args.spec.clone().expect("clap requires SPEC without --resume");
+    let loaded = super::load_spec(&spec_path)?;
+    let Some(candidates) = args.candidates else {
+        return Err(CliError::usage("`--candidates N` is required for a new run").hint("for example `--candidates 8`"));
+    };
+    let run_dir = args.run_dir.clone().unwrap_or_else(|| super::default_run_dir(&spec_slug(&loaded.spec)));
+    if run_dir.join("run.json").exists() {
+        return Err(CliError::usage(format!("run directory `{}` already holds a run", run_dir.display()))
+            .hint(format!("continue it with `modlearn run --resume {}`, or pass another `--run-dir`", run_dir.display())));
+    }
+    let model = args
+        .model
+        .clone()
+        .or_else(|| std::env::var("MODLEARN_MODEL").ok().filter(|m| !m.trim().is_empty()))
+        .unwrap_or_else(|| DEFAULT_MODEL.to_owned());
+    let state = RunState {
+        kind: "modlearn_run_state".to_owned(),
+        version: 1,
+        spec_path: spec_path.display().to_string(),
+        model,
+        base_url: args.base_url.clone(),
+        candidates: candidates as usize,
+        rounds: args.rounds.unwrap_or(1),
+        concurrency: args.concurrency.map_or(candidates as usize, |c| c as usize),
+        max_usd: args.max_usd,
+        promote: args.promote.clone(),
+        cache_dir: args.cache_dir.clone().unwrap_or_else(default_cache_dir),
+        prices: args.prices.clone(),
+        max_tokens: args.max_tokens,
+        temperature: args.temperature,
+        handler_timeout_ms: args.engine.handler_timeout.as_millis() as u64,
+        memory_limit_mib: args.engine.memory_limit,
+        jobs: args.engine.jobs,
+    };
+    check_state(&state)?;
+    Ok((state, run_dir, loaded))
+}
+
+/// Reads `run.json`; flags given again replace the stored values.
+fn resume_state(dir: &Path, args: &RunArgs) -> Result<(RunState, PathBuf, LoadedSpec), CliError> {
+    let state_path = dir.join("run.json");
+    let text = std::fs::read_to_string(&state_path).map_err(|error| {
+        CliError::usage(format!("cannot resume `{}`: {error}", dir.display())).hint("`--resume` takes the run directory of an earlier `modlearn run`")
+    })?;
+    let mut state: RunState = serde_json::from_str(&text)
+        .map_err(|error| CliError::usage(format!("`{}` is not a modlearn run state: {error}", state_path.display())))?;
+    if dir.join("report.json").exists() {
+        return Err(CliError::usage(format!("run `{}` is already complete", dir.display()))
+            .hint(format!("its report is `{}`", dir.join("report.md").display())));
+    }
+    let snapshot = dir.join("env.snapshot.json");
+    let loaded = match std::fs::read_to_string(&snapshot) {
+        Ok(source) => modlearn_spec::parse_spec(&source, &snapshot)?,
+        Err(_) => super::load_spec(Path::new(&state.spec_path))?,
+    };
+    if let Some(n) = args.candidates {
+        state.candidates = n as usize;
+    }
+    if let Some(r) = args.rounds {
+        state.rounds = r;
+    }
+    if let Some(model) = &args.model {
+        state.model = model.clone();
+    }
+    if args.base_url.is_some() {
+        state.base_url = args.base_url.clone();
+    }
+    if let Some(c) = args.concurrency {
+        state.concurrency = c as usize;
+    }
+    if args.max_usd.is_some() {
+        state.max_usd = args.max_usd;
+    }
+    if args.promote.is_some() {
+        state.promote = args.promote.clone();
+    }
+    if let Some(dir) = &args.cache_dir {
+        state.cache_dir = dir.clone();
+    }
+    check_state(&state)?;
+    Ok((state, dir.to_path_buf(), loaded))
+}
+
+fn check_state(state: &RunState) -> Result<(), CliError> {
+    if let Some(max) = state.max_usd
+        && !(max.is_finite() && max >= 0.0)
+    {
+        return Err(CliError::usage(format!("`--max-usd {max}` must be a non-negative number")));
+    }
+    if let Some(target) = &state.promote
+        && target.is_dir()
+    {
+        return Err(CliError::usage(format!("`--promote {}` is a directory", target.display()))
+            .hint("give the file path the selected candidate should be copied to"));
+    }
+    Ok(())
+}
+
+fn default_cache_dir() -> PathBuf {
+    std::env::var_os("XDG_CACHE_HOME")
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|home| PathBuf::from(home).join(".cache")))
+        .unwrap_or_else(std::env::temp_dir)
+        .join("modlearn/responses")
+}
