@@ -9,7 +9,7 @@ use modlearn_spec::{resolve_scenarios, spec_slug};
 use modlearn_types::SpecSummary;
 
 use crate::cli::EvalArgs;
-use crate::exit::{CliError, FAILURE, SUCCESS};
+use crate::exit::CliError;
 use crate::printer;
 
 pub fn run(args: EvalArgs) -> Result<u8, CliError> {
@@ -55,14 +55,7 @@ pub fn run(args: EvalArgs) -> Result<u8, CliError> {
         copy_atomic(Path::new(&selected.candidate_path), target)?;
         report.promoted_to = Some(target.display().to_string());
     }
-    writer.write_run(&report)?;
-
-    if args.json {
-        println!("{}", serde_json::to_string_pretty(&report).expect("report serializes"));
-    } else {
-        print!("{}", printer::summary(&report, &layout.file("report.md").display().to_string()));
-    }
-    Ok(if report.passed { SUCCESS } else { FAILURE })
+    super::finish_run(&writer, &report, args.json)
 }
 
 fn write_candidate(writer: &RunWriter, layout: &RunLayout, evaluation: &CandidateEvaluation) -> Result<(), WriteError> {

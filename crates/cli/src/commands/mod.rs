@@ -94,3 +94,20 @@ fn default_run_dir(slug: &str) -> std::path::PathBuf {
     let stamp = jiff::Timestamp::now().strftime("%Y%m%dT%H%M%SZ").to_string();
     std::path::PathBuf::from("reports").join(format!("{slug}-{stamp}"))
 }
+
+/// Writes the run-level files, prints the report (table or `--json`) and
+/// returns the exit code: shared by `eval` and `run`.
+fn finish_run(
+    writer: &modlearn_record::RunWriter,
+    report: &modlearn_types::RunReport,
+    json: bool,
+) -> Result<u8, CliError> {
+    writer.write_run(report)?;
+    if json {
+        println!("{}", serde_json::to_string_pretty(report).expect("report serializes"));
+    } else {
+        let report_path = writer.layout().file("report.md");
+        print!("{}", crate::printer::summary(report, &report_path.display().to_string()));
+    }
+    Ok(if report.passed { crate::exit::SUCCESS } else { crate::exit::FAILURE })
+}

@@ -13,7 +13,7 @@ use modlearn_types::{RunReport, SpecSummary};
 use serde::{Deserialize, Serialize};
 
 use crate::cli::RunArgs;
-use crate::exit::{CliError, FAILURE, SUCCESS};
+use crate::exit::CliError;
 use crate::printer;
 
 mod proposer;
@@ -129,13 +129,7 @@ pub fn run(args: RunArgs) -> Result<u8, CliError> {
     let mut report = report_from_attempts(spec_summary, attempts, outcome.selected, None);
     report.learning = Some(outcome.learning);
     promote(&mut report, &outcome.candidates, outcome.selected, state.promote.as_deref())?;
-    writer.write_run(&report)?;
-    if args.json {
-        println!("{}", serde_json::to_string_pretty(&report).expect("report serializes"));
-    } else {
-        print!("{}", printer::summary(&report, &layout.file("report.md").display().to_string()));
-    }
-    Ok(if report.passed { SUCCESS } else { FAILURE })
+    super::finish_run(&writer, &report, args.json)
 }
 
 fn promote(
