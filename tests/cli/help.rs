@@ -8,6 +8,7 @@ fn help_of_every_command() {
     for args in [
         vec!["--help"],
         vec!["eval", "--help"],
+        vec!["run", "--help"],
         vec!["validate", "--help"],
         vec!["schema", "--help"],
         vec!["bench", "--help"],

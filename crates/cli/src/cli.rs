@@ -135,9 +135,9 @@ pub struct RunArgs {
     #[arg(long, value_name = "FILE")]
     pub prices: Option<PathBuf>,
 
-    /// Output token cap per proposal
-    #[arg(long, value_name = "N", default_value_t = 4096)]
-    pub max_tokens: u32,
+    /// Output token cap per proposal [default: 4096; 768 for local models]
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(16..=200_000))]
+    pub max_tokens: Option<u32>,
 
     /// Sampling temperature
     #[arg(long, value_name = "T", default_value_t = 0.7)]

@@ -202,6 +202,7 @@ fn new_state(args: &RunArgs) -> Result<(RunState, PathBuf, LoadedSpec), CliError
         .clone()
         .or_else(|| std::env::var("MODLEARN_MODEL").ok().filter(|m| !m.trim().is_empty()))
         .unwrap_or_else(|| DEFAULT_MODEL.to_owned());
+    let local = model.starts_with("local:");
     let state = RunState {
         kind: "modlearn_run_state".to_owned(),
         version: 1,
@@ -215,7 +216,8 @@ fn new_state(args: &RunArgs) -> Result<(RunState, PathBuf, LoadedSpec), CliError
         promote: args.promote.clone(),
         cache_dir: args.cache_dir.clone().unwrap_or_else(default_cache_dir),
         prices: args.prices.clone(),
-        max_tokens: args.max_tokens,
+        // A small local model rambles to the cap; a lower one keeps a demo run short.
+        max_tokens: args.max_tokens.unwrap_or(if local { 768 } else { 4096 }),
         temperature: args.temperature,
         handler_timeout_ms: args.engine.handler_timeout.as_millis() as u64,
         memory_limit_mib: args.engine.memory_limit,
@@ -265,6 +267,9 @@ fn resume_state(dir: &Path, args: &RunArgs) -> Result<(RunState, PathBuf, Loaded
     }
     if let Some(dir) = &args.cache_dir {
         state.cache_dir = dir.clone();
+    }
+    if let Some(max_tokens) = args.max_tokens {
+        state.max_tokens = max_tokens;
     }
     check_state(&state)?;
     Ok((state, dir.to_path_buf(), loaded))
