@@ -208,8 +208,12 @@ fn a_killed_run_resumes_without_asking_twice() {
     assert_eq!(cached, answered);
 }
 
+/// Cached answers (JSON files anywhere below the cache directory).
 fn count_files(dir: &Path) -> usize {
-    std::fs::read_dir(dir).map(|entries| entries.filter(|e| e.as_ref().is_ok_and(|e| e.path().extension().is_some_and(|x| x == "json"))).count()).unwrap_or(0)
+    if !dir.is_dir() {
+        return 0;
+    }
+    walk(dir).iter().filter(|path| path.extension().is_some_and(|x| x == "json")).count()
 }
 
 #[test]
@@ -219,6 +223,9 @@ fn api_keys_never_reach_artifacts_or_output() {
     let (code, stdout, stderr) = run.run(&["--candidates", "1"]);
     assert_eq!(code, 0, "{stdout}\n{stderr}");
     assert_eq!(run.server.requests()[0].header("authorization"), Some(format!("Bearer {KEY}").as_str()));
+    // Answers are cached per endpoint.
+    let scope = run.server.base_url_openai().trim_start_matches("http://").replace([':', '/'], "_");
+    assert_eq!(count_files(&run.context.path("cache").join(scope)), 1);
     assert!(!stdout.contains(KEY) && !stderr.contains(KEY));
     for root in [run.run_dir(), run.context.path("cache")] {
         for file in walk(&root) {
