@@ -5,19 +5,11 @@ use modlearn_types::{Observation, Probe};
 use serde_json::{Value, json};
 
 use crate::check::{Judged, unexpected};
-use crate::checks::turn_start_injects_message::default_input;
+use crate::checks::turn_start_injects_message::turn_start_probe;
 use crate::text::Substrings;
-use crate::{EVAL_AGENT_ID, EVAL_CONVERSATION_ID};
 
 pub(crate) fn probe(assertion: &TurnStartCancels) -> Probe {
-    Probe::Emit {
-        event: "turn_start".to_owned(),
-        payload: json!({
-            "agentId": EVAL_AGENT_ID,
-            "conversationId": EVAL_CONVERSATION_ID,
-            "input": assertion.input.clone().unwrap_or_else(default_input),
-        }),
-    }
+    turn_start_probe(assertion.input.as_ref())
 }
 
 pub(crate) fn judge(assertion: &TurnStartCancels, observation: &Observation) -> Judged {

@@ -16,12 +16,18 @@ pub(crate) fn default_input() -> Vec<Value> {
 }
 
 pub(crate) fn probe(assertion: &TurnStartInjectsMessage) -> Probe {
+    turn_start_probe(assertion.input.as_ref())
+}
+
+/// A turn_start emission with `input`, or Letta's default input: shared by
+/// every assertion that drives turn_start.
+pub(crate) fn turn_start_probe(input: Option<&Vec<Value>>) -> Probe {
     Probe::Emit {
         event: "turn_start".to_owned(),
         payload: json!({
             "agentId": EVAL_AGENT_ID,
             "conversationId": EVAL_CONVERSATION_ID,
-            "input": assertion.input.clone().unwrap_or_else(default_input),
+            "input": input.cloned().unwrap_or_else(default_input),
         }),
     }
 }
