@@ -37,12 +37,17 @@ pub fn place_bytecode_cache() {
     if std::env::var_os("V82JSC_BC_CACHE_DIR").is_some() {
         return;
     }
-    let base = std::env::var_os("XDG_CACHE_HOME")
+    // SAFETY: called at the start of main, before any other thread reads the environment.
+    unsafe { std::env::set_var("V82JSC_BC_CACHE_DIR", modlearn_cache_dir().join("quickjs-bytecode")) };
+}
+
+/// `${XDG_CACHE_HOME:-$HOME/.cache}/modlearn`: where modlearn keeps caches.
+fn modlearn_cache_dir() -> std::path::PathBuf {
+    std::env::var_os("XDG_CACHE_HOME")
         .map(std::path::PathBuf::from)
         .or_else(|| std::env::var_os("HOME").map(|home| std::path::PathBuf::from(home).join(".cache")))
-        .unwrap_or_else(std::env::temp_dir);
-    // SAFETY: called at the start of main, before any other thread reads the environment.
-    unsafe { std::env::set_var("V82JSC_BC_CACHE_DIR", base.join("modlearn/quickjs-bytecode")) };
+        .unwrap_or_else(std::env::temp_dir)
+        .join("modlearn")
 }
 
 fn init_tracing() {

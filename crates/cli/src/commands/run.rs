@@ -214,7 +214,7 @@ fn new_state(args: &RunArgs) -> Result<(RunState, PathBuf, LoadedSpec), CliError
         concurrency: args.concurrency.map_or(candidates as usize, |c| c as usize),
         max_usd: args.max_usd,
         promote: args.promote.clone(),
-        cache_dir: args.cache_dir.clone().unwrap_or_else(default_cache_dir),
+        cache_dir: args.cache_dir.clone().unwrap_or_else(|| super::modlearn_cache_dir().join("responses")),
         prices: args.prices.clone(),
         // A small local model rambles to the cap; a lower one keeps a demo run short.
         max_tokens: args.max_tokens.unwrap_or(if local { 768 } else { 4096 }),
@@ -288,12 +288,4 @@ fn check_state(state: &RunState) -> Result<(), CliError> {
             .hint("give the file path the selected candidate should be copied to"));
     }
     Ok(())
-}
-
-fn default_cache_dir() -> PathBuf {
-    std::env::var_os("XDG_CACHE_HOME")
-        .map(PathBuf::from)
-        .or_else(|| std::env::var_os("HOME").map(|home| PathBuf::from(home).join(".cache")))
-        .unwrap_or_else(std::env::temp_dir)
-        .join("modlearn/responses")
 }
