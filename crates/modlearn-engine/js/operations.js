@@ -16,7 +16,7 @@ import { CheckPermissionsOperation, RunCommandOperation, RunToolOperation } from
  * removed-API scan), `transpileError` (set when TypeScript did not parse).
  */
 class LoadOperation {
-  constructor(host, { specifier, path, scope = "global", source = "", transpileError = null, language = "js" }) {
+  constructor(host, { specifier, path, scope = "global", source = null, transpileError = null, language = "js" }) {
     this.host = host;
     this.args = { specifier, path, scope, source, transpileError, language };
     this.failed = false;
@@ -43,9 +43,10 @@ class LoadOperation {
   async importModule() {
     const { host, owner, args } = this;
     host.phase = "import";
-    // The same source is loaded once per scenario: scan it once.
-    if (host.scanned?.source !== args.source) host.scanned = { source: args.source, ids: scanRemovedApis(args.source) };
-    for (const id of host.scanned.ids) {
+    // The same source is loaded once per scenario: the Rust side sends it
+    // only when it changed, and the scan of the last one is kept.
+    if (args.source !== null) host.scannedIds = scanRemovedApis(args.source);
+    for (const id of host.scannedIds ?? []) {
       const error = new Error(`Mod source uses removed API: ${id}`);
       error.stack = undefined;
       host.record({ owner, phase: "deprecated_api", capability: { id, kind: "api" }, error });

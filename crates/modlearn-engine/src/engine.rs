@@ -188,31 +188,24 @@ impl Engine {
         let mut specifier = ModuleSpecifier::from_file_path(&path)
             .map_err(|()| EngineError::Host(format!("not an absolute path: {}", path.display())))?;
         let kind = SourceKind::from_path(&path).unwrap_or(SourceKind::JavaScript);
-        // Transpile once per file and source; later load generations reuse it.
-        let transpiled = match &self.transpiled {
-            Some((cached_path, cached_source, result)) if *cached_path == path && cached_source == candidate.source => {
-                result.clone()
+        // Transpile and scan once per file and source; later load generations
+        // reuse the transpiled code (primed in the loader) and the scan (kept by the host).
+        let fresh = !matches!(&self.transpiled, Some((cached_path, cached_source, _)) if *cached_path == path && cached_source == candidate.source);
+        if fresh {
+            let result = to_javascript(&specifier, &path, kind, candidate.source);
+            if let Ok(code) = &result {
+                self.loader.prime(path.clone(), code.clone());
             }
-            _ => {
-                let result = to_javascript(&specifier, &path, kind, candidate.source);
-                self.transpiled = Some((path.clone(), candidate.source.to_owned(), result.clone()));
-                result
-            }
-        };
-        let transpile_error = match transpiled {
-            Ok(code) => {
-                self.loader.prime(path.clone(), code);
-                None
-            }
-            Err(message) => Some(message),
-        };
+            self.transpiled = Some((path.clone(), candidate.source.to_owned(), result));
+        }
+        let transpile_error = self.transpiled.as_ref().and_then(|(_, _, result)| result.as_ref().err().cloned());
         specifier.set_query(Some(&format!("load={}", self.load_count)));
         let language = if kind == SourceKind::JavaScript { "js" } else { "ts" };
         self.run_operation(json!({
             "op": "load",
             "specifier": specifier.as_str(),
             "path": candidate.path.to_string_lossy(),
-            "source": candidate.source,
+            "source": fresh.then_some(candidate.source),
             "transpileError": transpile_error,
             "language": language,
         }))
