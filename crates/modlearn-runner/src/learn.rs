@@ -164,12 +164,14 @@ pub async fn learn(
                 seed: number as u64,
             };
             let proposer = Arc::clone(&proposer);
-            let (requests, evaluations, spent) = (Arc::clone(&requests), Arc::clone(&evaluations), Arc::clone(&spent));
+            // Taking the request permit here, in slot order, makes proposals go
+            // out in candidate order whatever the concurrency.
+            let permit = Arc::clone(&requests).acquire_owned().await.expect("semaphore open");
+            let (evaluations, spent) = (Arc::clone(&evaluations), Arc::clone(&spent));
             let scenarios = Arc::clone(&scenarios);
             let eval = settings.eval.engine.clone();
             let max_usd = settings.max_usd;
             tasks.spawn(async move {
-                let permit = requests.acquire_owned().await.expect("semaphore open");
                 if max_usd.is_some_and(|max| *spent.lock().unwrap_or_else(|p| p.into_inner()) >= max) {
                     return None;
                 }
