@@ -1,0 +1,272 @@
+// Lifecycle checks: what a mod leaves behind after dispose (timers, pending
+// promises, globals, registrations its disposer did not remove), and the
+// host controls those checks need (run the clock after dispose, move the
+// clock, reseed Math.random, switch the conversation tool runs belong to).
+//
+// Pending work is found by tagging the promises mod code creates with
+// `new Promise(executor)` with their owner. Limits, by design of QuickJS:
+// promises made by async functions, `.then` chains and the static helpers
+// (`Promise.resolve`, `Promise.all`, ...) are made by the engine itself and
+// cannot be seen from JavaScript, so only explicitly constructed ones are
+// counted. Pending work nearly always bottoms out in one of those (a sleep
+// on a timer, a deferred that an event should resolve), so a mod whose
+// async loop outlives dispose shows up as the promise it is waiting on.
+
+import { clock, pendingTimers, advanceClock, seedRandom } from "./platform.js";
+import { EVENT_CAPABILITY } from "./capabilities.js";
+import { cloneCapabilities } from "./capabilities.js";
+
+/** Promises created with `new Promise` while mod code ran, still unresolved. */
+export const promiseTracker = { pending: new Set(), currentOwner: () => null };
+
+/**
+ * Replaces `global.Promise` with a constructor that records which owner
+ * created each promise (when `fromModCode()` says mod code made it) and forgets it once its executor resolved or
+ * rejected it. Instances are ordinary promises (same prototype, `instanceof`
+ * and statics unchanged), so mods and the host see no difference.
+ */
+export function installPromiseTracking(global, currentOwner, fromModCode) {
+  const RealPromise = global.Promise;
+  promiseTracker.currentOwner = currentOwner;
+  function Promise(executor) {
+    if (new.target === undefined) throw new TypeError("Promise constructor cannot be invoked without 'new'");
+    // The host's own promises (its time limits) are not the mod's work.
+    // Reflect.construct keeps subclasses (`class P extends Promise`) working.
+    if (typeof executor !== "function" || !fromModCode()) return Reflect.construct(RealPromise, [executor], new.target);
+    const owner = promiseTracker.currentOwner();
+    if (owner === null || owner === undefined) return Reflect.construct(RealPromise, [executor], new.target);
+    const record = { owner, createdAt: clock.now };
+    promiseTracker.pending.add(record);
+    const done = () => promiseTracker.pending.delete(record);
+    const tracked = (resolve, reject) =>
+      executor(
+        (value) => {
+          done();
+          resolve(value);
+        },
+        (reason) => {
+          done();
+          reject(reason);
+        },
+      );
+    return Reflect.construct(RealPromise, [tracked], new.target);
+  }
+  Promise.prototype = RealPromise.prototype;
+  Object.defineProperty(RealPromise.prototype, "constructor", { value: Promise, writable: true, configurable: true });
+  for (const key of Reflect.ownKeys(RealPromise)) {
+    if (key === "prototype" || key === "length" || key === "name") continue;
+    const descriptor = Object.getOwnPropertyDescriptor(RealPromise, key);
+    if (typeof descriptor.value === "function") descriptor.value = descriptor.value.bind(RealPromise);
+    Object.defineProperty(Promise, key, descriptor);
+  }
+  // Promises derived by `.then`/`.catch`/`.finally` are the engine's own
+  // (species), so only the constructed ones are counted.
+  Object.defineProperty(Promise, Symbol.species, { get: () => RealPromise, configurable: true });
+  global.Promise = Promise;
+  return RealPromise;
+}
+
+/** Own keys of the global object when the host finished setting up. */
+let baselineGlobals = null;
+
+/** Remembers the global object's keys; later additions are the mod's. */
+export function recordGlobalBaseline(global) {
+  baselineGlobals = new Set(Reflect.ownKeys(global));
+}
+
+function keyName(key) {
+  return typeof key === "symbol" ? `Symbol(${key.description ?? ""})` : key;
+}
+
+/** A size that grows when state accumulates: lengths, entry counts, numbers. */
+function summarize(value) {
+  if (value === null) return { type: "null", size: 0 };
+  if (Array.isArray(value)) return { type: "array", size: value.length };
+  if (value instanceof Map || value instanceof Set) return { type: value instanceof Map ? "map" : "set", size: value.size };
+  switch (typeof value) {
+    case "number":
+      return { type: "number", size: value };
+    case "string":
+      return { type: "string", size: value.length };
+    case "object":
+      return { type: "object", size: Reflect.ownKeys(value).length };
+    default:
+      return { type: typeof value, size: 0 };
+  }
+}
+
+/** Globals the mod added, each with a size summary. */
+export function modGlobals(global) {
+  const baseline = baselineGlobals ?? new Set();
+  const added = [];
+  for (const key of Reflect.ownKeys(global)) {
+    if (baseline.has(key)) continue;
+    let value;
+    try {
+      value = Object.getOwnPropertyDescriptor(global, key)?.value;
+    } catch {
+      value = undefined;
+    }
+    added.push({ name: keyName(key), ...summarize(value) });
+  }
+  return added.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+}
+
+/** Timers of mods still scheduled (any generation), oldest first. */
+export function modTimers() {
+  return pendingTimers()
+    .filter((timer) => timer.owner !== null && timer.owner !== undefined)
+    .sort((a, b) => a.seq - b.seq)
+    .map((timer) => ({
+      kind: timer.interval === null ? "timeout" : "interval",
+      everyMs: timer.interval,
+      dueInMs: Math.max(0, timer.due - clock.now),
+      mod: timer.owner.id,
+      generation: timer.owner.generation,
+    }));
+}
+
+/** Promises mod code constructed that are still unresolved. */
+export function modPendingPromises() {
+  return [...promiseTracker.pending]
+    .filter((record) => record.owner && record.owner.id !== undefined)
+    .map((record) => ({ mod: record.owner.id, generation: record.owner.generation, ageMs: clock.now - record.createdAt }));
+}
+
+/** What a registry holds, per kind, in a stable order (names only). */
+export function registrations(registry) {
+  const sorted = (values) => [...values].sort();
+  const events = {};
+  for (const [name, list] of Object.entries(registry.events)) {
+    if (list.length > 0) events[name] = list.length;
+  }
+  return {
+    events,
+    tools: sorted([...registry.tools.values()].map((tool) => tool.name)),
+    commands: sorted([...registry.commands.values()].map((command) => command.id)),
+    permissions: sorted([...registry.permissions.values()].map((permission) => permission.id)),
+    providers: sorted([...registry.providers.values()].map((provider) => provider.name)),
+    panels: sorted([...registry.panels.values()].map((panel) => panel.id)),
+  };
+}
+
+/**
+ * Wraps the dispose operation: remembers the signals the mods were handed,
+ * and reports what the disposers left registered before the host sweeps
+ * the registry (Letta's host removes those itself; a mod that cleans up
+ * after itself leaves nothing).
+ */
+export function checkedDispose(DisposeOperation) {
+  return class CheckedDisposeOperation extends DisposeOperation {
+    constructor(host) {
+      const signals = Object.entries(host.registry.controllers).map(([mod, controller]) => ({ mod, signal: controller.signal }));
+      // Counted before the aborts, whose listeners may already fail.
+      const diagnosticsBefore = host.registry.diagnostics.length;
+      super(host);
+      this.signals = signals;
+      this.diagnosticsBefore = diagnosticsBefore;
+    }
+
+    finish() {
+      const registry = this.host.registry;
+      const left = registrations(registry);
+      const result = super.finish();
+      return {
+        ...result,
+        left,
+        signals: this.signals.map(({ mod, signal }) => ({ mod, aborted: signal.aborted === true })),
+        diagnostics: registry.diagnostics.slice(this.diagnosticsBefore),
+      };
+    }
+  };
+}
+
+/** Most timer firings one settle runs (an interval fires at most this often). */
+export const SETTLE_STEPS = 64;
+
+/**
+ * Runs the virtual clock for `windowMs` after a dispose, one timer per step
+ * (each under the step budget), so that whatever the mod left running gets
+ * the chance to show itself.
+ */
+export class SettleOperation {
+  constructor(host, { windowMs = 60000 }) {
+    this.host = host;
+    this.until = clock.now + Math.max(0, Number(windowMs) || 0);
+    this.firings = 0;
+    this.diagnosticsBefore = host.registry.diagnostics.length;
+  }
+
+  stepCount() {
+    return SETTLE_STEPS;
+  }
+
+  async step() {
+    const next = pendingTimers().reduce((soonest, timer) => (soonest === null || timer.due < soonest ? timer.due : soonest), null);
+    if (next === null || next > this.until) return;
+    const previous = this.host.phase;
+    this.host.phase = "timer";
+    try {
+      if (advanceClock()) this.firings++;
+    } finally {
+      this.host.phase = previous;
+    }
+  }
+
+  fail(_index, error, fault) {
+    this.host.record({ owner: this.host.lastOwner, phase: "timer", error, fault });
+  }
+
+  finish() {
+    return { firings: this.firings, diagnostics: this.host.registry.diagnostics.slice(this.diagnosticsBefore) };
+  }
+}
+
+/** What is left after a dispose: timers, pending promises, globals. No mod code runs. */
+export class LeaksOperation {
+  constructor(host) {
+    this.host = host;
+  }
+  stepCount() {
+    return 0;
+  }
+  finish() {
+    return { timers: modTimers(), promises: modPendingPromises(), globals: modGlobals(globalThis) };
+  }
+}
+
+/**
+ * Host controls between generations. Arguments (each optional): `advanceMs`
+ * moves the virtual clock on without firing timers; `seed` reseeds
+ * Math.random; `conversationId` makes later tool and command runs belong to
+ * that conversation (ctx.sessionId and ctx.conversation.id).
+ */
+export class ControlOperation {
+  constructor(host, { advanceMs, seed, conversationId }) {
+    this.host = host;
+    if (advanceMs !== undefined) clock.now += Math.max(0, Number(advanceMs) || 0);
+    if (seed !== undefined) seedRandom(seed);
+    if (conversationId !== undefined) this.host.baseContext = { ...this.host.baseContext, sessionId: conversationId };
+  }
+  stepCount() {
+    return 0;
+  }
+  finish() {
+    return { now: clock.now, profile: this.host.profile };
+  }
+}
+
+/** The capability profile in force, and which events each flag gates. */
+export class CapabilitiesOperation {
+  constructor(host) {
+    this.host = host;
+  }
+  stepCount() {
+    return 0;
+  }
+  finish() {
+    const capabilities = cloneCapabilities(this.host.capabilities);
+    const events = Object.keys(EVENT_CAPABILITY).filter((name) => capabilities.events[EVENT_CAPABILITY[name]]);
+    return { profile: this.host.profile, capabilities, events };
+  }
+}

@@ -1,0 +1,131 @@
+// Lifecycle support: promise tracking per owner, the globals a mod added,
+// the timers it left, and the checked dispose's report.
+import { test, assertEqual, assert } from "./harness.js";
+import {
+  installPromiseTracking, promiseTracker, modGlobals, recordGlobalBaseline, modTimers, registrations, checkedDispose,
+} from "../lifecycle.js";
+import { clock } from "../platform.js";
+import { createRegistry } from "../registry.js";
+import { AbortController, abortHooks } from "../abort.js";
+
+const RealPromise = globalThis.Promise;
+
+function trackedGlobal(owner, fromMod = () => true) {
+  const fake = { Promise: RealPromise };
+  installPromiseTracking(fake, () => owner.current, fromMod);
+  // Tracking re-points the shared prototype's constructor; put it back for the other tests.
+  Object.defineProperty(RealPromise.prototype, "constructor", { value: RealPromise, writable: true, configurable: true });
+  return fake;
+}
+
+test("promises mod code constructs are tracked until resolved or rejected", async () => {
+  promiseTracker.pending.clear();
+  const owner = { current: { id: "global:/m.js", generation: 1 } };
+  const { Promise: Tracked } = trackedGlobal(owner);
+  let resolveIt;
+  const waiting = new Tracked((resolve) => {
+    resolveIt = resolve;
+  });
+  const rejected = new Tracked((_resolve, reject) => reject(new Error("no")));
+  const derived = waiting.then((value) => value);
+  rejected.catch(() => {});
+  assertEqual(promiseTracker.pending.size, 1, "the rejected one is done, derived ones are not counted");
+  assert(waiting instanceof Tracked && waiting instanceof globalThis.Promise, "an ordinary promise");
+  assertEqual(typeof Tracked.resolve, "function");
+  class Sub extends Tracked {}
+  const sub = new Sub((resolve) => resolve(2));
+  assert(sub instanceof Sub, "subclasses keep their prototype");
+  assertEqual(await sub, 2);
+  assertEqual(await Tracked.resolve(3), 3);
+  assertEqual(promiseTracker.pending.size, 1, "statics are not tracked");
+  resolveIt(1);
+  assertEqual(await derived, 1);
+  assertEqual(promiseTracker.pending.size, 0);
+});
+
+test("the host's own promises and those made with no owner are not tracked", () => {
+  promiseTracker.pending.clear();
+  const { Promise: FromHost } = trackedGlobal({ current: { id: "m" } }, () => false);
+  new FromHost(() => {});
+  const { Promise: NoOwner } = trackedGlobal({ current: null });
+  new NoOwner(() => {});
+  assertEqual(promiseTracker.pending.size, 0);
+});
+
+test("globals a mod adds are listed with sizes that grow with state", () => {
+  const fake = { keep: 1 };
+  recordGlobalBaseline(fake);
+  fake.list = [1, 2, 3];
+  fake.count = 4;
+  fake.map = new Map([["a", 1]]);
+  fake[Symbol.for("mod.state")] = { a: 1, b: 2 };
+  assertEqual(modGlobals(fake), [
+    { name: "Symbol(mod.state)", type: "object", size: 2 },
+    { name: "count", type: "number", size: 4 },
+    { name: "list", type: "array", size: 3 },
+    { name: "map", type: "map", size: 1 },
+  ]);
+});
+
+test("timers of mods are reported with kind, period and time left; host timers are not", () => {
+  const saved = new Map(clock.timers);
+  clock.timers.clear();
+  const owner = { id: "global:/m.js", generation: 2 };
+  clock.timers.set(1, { id: 1, due: clock.now + 1000, seq: 1, fn() {}, args: [], interval: 1000, owner });
+  clock.timers.set(2, { id: 2, due: clock.now + 250, seq: 2, fn() {}, args: [], interval: null, owner });
+  clock.timers.set(3, { id: 3, due: clock.now + 5, seq: 3, fn() {}, args: [], interval: null, owner: null });
+  assertEqual(modTimers(), [
+    { kind: "interval", everyMs: 1000, dueInMs: 1000, mod: "global:/m.js", generation: 2 },
+    { kind: "timeout", everyMs: null, dueInMs: 250, mod: "global:/m.js", generation: 2 },
+  ]);
+  clock.timers.clear();
+  for (const [id, timer] of saved) clock.timers.set(id, timer);
+});
+
+test("a checked dispose reports what the disposers left and whether signals aborted", () => {
+  const registry = createRegistry(1);
+  const owner = { id: "global:/m.js" };
+  const controller = new AbortController();
+  registry.controllers[owner.id] = controller;
+  registry.events.turn_start.push({ owner, handler() {} }, { owner, handler() {} });
+  registry.tools.set("b", { name: "b", owner });
+  registry.tools.set("a", { name: "a", owner });
+  registry.disposers.push({ owner, disposer: () => registry.tools.delete("b") });
+  class FakeDispose {
+    constructor(host) {
+      this.host = host;
+      for (const c of Object.values(host.registry.controllers)) c.abort("mod disposed");
+      host.registry.disposers.forEach(({ disposer }) => disposer());
+    }
+    finish() {
+      this.host.registry.tools.clear();
+      return { disposed: 1, threw: [] };
+    }
+  }
+  const Checked = checkedDispose(FakeDispose);
+  const report = new Checked({ registry }).finish();
+  assertEqual(report.left, { events: { turn_start: 2 }, tools: ["a"], commands: [], permissions: [], providers: [], panels: [] });
+  assertEqual(report.signals, [{ mod: "global:/m.js", aborted: true }]);
+  assertEqual(registrations(registry).tools, [], "then the host swept it");
+});
+
+test("a throwing abort listener is reported and does not stop abort() or the other listeners", () => {
+  const reported = [];
+  const saved = abortHooks.onListenerError;
+  abortHooks.onListenerError = (error, reason) => reported.push([error.message, reason]);
+  try {
+    const controller = new AbortController();
+    let later = false;
+    controller.signal.addEventListener("abort", () => {
+      throw new Error("listener boom");
+    });
+    controller.signal.addEventListener("abort", () => {
+      later = true;
+    });
+    controller.abort("mod disposed");
+    assert(controller.signal.aborted && later, "aborted, and the next listener ran");
+    assertEqual(reported, [["listener boom", "mod disposed"]]);
+  } finally {
+    abortHooks.onListenerError = saved;
+  }
+});

@@ -1,0 +1,203 @@
+//! `disposes_cleanly`: after dispose nothing the candidate started remains:
+//! no timers, no pending promises it constructed, no callbacks that still
+//! run, the disposer did not throw and the signal it was handed is aborted.
+
+use modlearn_spec::{DEFAULT_SETTLE_MS, DisposesCleanly};
+use modlearn_types::{DisposeReport, Observation, PendingTimer, Probe, Registrations};
+use serde_json::json;
+
+use crate::check::{Judged, unexpected};
+use crate::checks::lifecycle_steps::{Conversation, count, describe_diagnostic, step_probes};
+
+pub(crate) fn probe(assertion: &DisposesCleanly) -> Probe {
+    Probe::Dispose {
+        steps: step_probes(&assertion.steps, Conversation::Default),
+        settle_ms: assertion.settle_ms.unwrap_or(DEFAULT_SETTLE_MS),
+    }
+}
+
+pub(crate) fn judge(assertion: &DisposesCleanly, observation: &Observation) -> Judged {
+    let Observation::Disposed { report } = observation else {
+        return unexpected(observation);
+    };
+    let details = json!({ "report": report });
+    if !report.loaded {
+        let why = report.load_diagnostics.first().map(describe_diagnostic).unwrap_or_default();
+        return (false, format!("the candidate did not load: {why}"), details);
+    }
+    let leaks = leaks(assertion, report);
+    if leaks.is_empty() {
+        let ran = if report.settle.firings == 0 {
+            String::new()
+        } else {
+            format!(", {} after it", count(report.settle.firings, "timer callback"))
+        };
+        (true, format!("nothing remained after dispose; the signal is aborted{ran}"), details)
+    } else {
+        (false, format!("leaked: {}", leaks.join("; ")), details)
+    }
+}
+
+/// Everything that outlived the dispose, one phrase each.
+fn leaks(assertion: &DisposesCleanly, report: &DisposeReport) -> Vec<String> {
+    let mut leaks = Vec::new();
+    let first = report.dispose.diagnostics.first().map(describe_diagnostic);
+    match (report.dispose.threw.is_empty(), first) {
+        (false, Some(first)) => leaks.push(format!("the disposer threw: {first}")),
+        (false, None) => leaks.push("the disposer threw".to_owned()),
+        // A throwing abort listener, or a disposer's promise that rejected.
+        (true, Some(first)) => leaks.push(format!("disposing failed: {first}")),
+        (true, None) => {}
+    }
+    if report.dispose.signals.iter().any(|signal| !signal.aborted) {
+        leaks.push("letta.signal was not aborted".to_owned());
+    }
+    leaks.extend(timer_leaks(&report.leftovers.timers));
+    if !report.leftovers.promises.is_empty() {
+        leaks.push(format!("{} it constructed still pending", count(report.leftovers.promises.len(), "promise")));
+    }
+    let mut after: Vec<String> = Vec::new();
+    for diagnostic in &report.settle.diagnostics {
+        let text = describe_diagnostic(diagnostic);
+        if !after.contains(&text) {
+            after.push(text);
+        }
+    }
+    if let Some(first) = after.first() {
+        let more = if after.len() > 1 { format!(" (and {} more)", after.len() - 1) } else { String::new() };
+        leaks.push(format!("code still ran after dispose: {first}{more}"));
+    }
+    if assertion.require_own_cleanup == Some(true) && !report.dispose.left.is_empty() {
+        leaks.push(format!("its disposer left registered {}", describe_registrations(&report.dispose.left)));
+    }
+    leaks
+}
+
+/// `1 interval (every 1000 ms) still scheduled`, grouped by kind and period.
+fn timer_leaks(timers: &[PendingTimer]) -> Vec<String> {
+    let mut groups: Vec<(String, usize)> = Vec::new();
+    for timer in timers {
+        let what = match timer.every_ms {
+            Some(every) => format!("(every {every} ms)"),
+            None => format!("(due in {} ms)", timer.due_in_ms),
+        };
+        let key = format!("{}\u{0}{what}", timer.kind);
+        match groups.iter_mut().find(|(existing, _)| *existing == key) {
+            Some((_, n)) => *n += 1,
+            None => groups.push((key, 1)),
+        }
+    }
+    groups
+        .into_iter()
+        .map(|(key, n)| {
+            let (kind, what) = key.split_once('\u{0}').unwrap_or((&key, ""));
+            format!("{} {what} still scheduled", count(n, kind))
+        })
+        .collect()
+}
+
+/// `2 turn_start handlers, tool `notes`, command `/notes``.
+pub(crate) fn describe_registrations(registrations: &Registrations) -> String {
+    let mut parts: Vec<String> =
+        registrations.events.iter().map(|(event, n)| count(*n, &format!("{event} handler"))).collect();
+    let named = [
+        ("tool", &registrations.tools, ""),
+        ("command", &registrations.commands, "/"),
+        ("permission check", &registrations.permissions, ""),
+        ("provider", &registrations.providers, ""),
+        ("panel", &registrations.panels, ""),
+    ];
+    for (kind, names, prefix) in named {
+        parts.extend(names.iter().map(|name| format!("{kind} `{prefix}{name}`")));
+    }
+    parts.join(", ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::checks::fixtures::diagnostic;
+    use modlearn_types::{CheckedDispose, Leftovers, PendingPromise, Settled, SignalState};
+
+    fn clean() -> DisposeReport {
+        DisposeReport {
+            loaded: true,
+            load_diagnostics: Vec::new(),
+            steps: Vec::new(),
+            dispose: CheckedDispose {
+                disposed: 1,
+                threw: Vec::new(),
+                left: Registrations::default(),
+                signals: vec![SignalState { owner: "global:/c/m.js".to_owned(), aborted: true }],
+                diagnostics: Vec::new(),
+            },
+            settle: Settled { firings: 0, diagnostics: Vec::new() },
+            settle_ms: 60_000,
+            leftovers: Leftovers::default(),
+            after_settle: Leftovers::default(),
+        }
+    }
+
+    fn judged(assertion: &DisposesCleanly, report: DisposeReport) -> Judged {
+        judge(assertion, &Observation::Disposed { report: Box::new(report) })
+    }
+
+    fn timer(kind: &str, every: Option<u64>, due: u64) -> PendingTimer {
+        PendingTimer {
+            kind: kind.to_owned(),
+            every_ms: every,
+            due_in_ms: due,
+            owner: "global:/c/m.js".to_owned(),
+            generation: 1,
+        }
+    }
+
+    #[test]
+    fn passes_when_nothing_remains() {
+        let (passed, message, _) = judged(&DisposesCleanly::default(), clean());
+        assert!(passed, "{message}");
+        assert_eq!(message, "nothing remained after dispose; the signal is aborted");
+    }
+
+    #[test]
+    fn lists_exactly_what_leaked() {
+        let mut report = clean();
+        report.leftovers.timers =
+            vec![timer("interval", Some(1000), 1000), timer("timeout", None, 500), timer("interval", Some(1000), 200)];
+        report.leftovers.promises = vec![PendingPromise { owner: "m".to_owned(), generation: 1, age_ms: 0 }];
+        report.settle.diagnostics = vec![diagnostic("stale_handle", "Ignored stale mod handle for tool 'x'")];
+        let (passed, message, _) = judged(&DisposesCleanly::default(), report);
+        assert!(!passed);
+        assert_eq!(
+            message,
+            "leaked: 2 intervals (every 1000 ms) still scheduled; 1 timeout (due in 500 ms) still scheduled; \
+             1 promise it constructed still pending; code still ran after dispose: [stale_handle] Ignored stale mod handle for tool 'x'"
+        );
+    }
+
+    #[test]
+    fn fails_on_a_throwing_disposer_an_unaborted_signal_and_own_cleanup() {
+        let mut report = clean();
+        report.dispose.threw = vec!["global:/c/m.js".to_owned()];
+        report.dispose.diagnostics = vec![diagnostic("dispose", "boom")];
+        report.dispose.signals[0].aborted = false;
+        report.dispose.left.events.insert("turn_start".to_owned(), 2);
+        report.dispose.left.tools = vec!["notes".to_owned()];
+        let (passed, message, _) = judged(&DisposesCleanly::default(), report.clone());
+        assert!(!passed);
+        assert_eq!(message, "leaked: the disposer threw: [dispose] boom; letta.signal was not aborted");
+        let strict = DisposesCleanly { require_own_cleanup: Some(true), ..DisposesCleanly::default() };
+        let (_, message, _) = judged(&strict, report);
+        assert!(message.ends_with("its disposer left registered 2 turn_start handlers, tool `notes`"), "{message}");
+    }
+
+    #[test]
+    fn fails_when_the_candidate_does_not_load() {
+        let mut report = clean();
+        report.loaded = false;
+        report.load_diagnostics = vec![diagnostic("activate", "nope")];
+        let (passed, message, _) = judged(&DisposesCleanly::default(), report);
+        assert!(!passed);
+        assert_eq!(message, "the candidate did not load: [activate] nope");
+    }
+}
