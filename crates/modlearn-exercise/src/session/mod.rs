@@ -1,0 +1,245 @@
+//! Headless agent sessions: a simulated Letta Code host (`letta -p`) that plays turns against the
+//! loaded candidate, as Letta's host would, and writes down what it saw.
+//!
+//! A [`SessionDriver`] decides what the agent does next (a user message, an assistant message, a
+//! tool call, a lifecycle step, the end of a turn); the session carries it out the way Letta's
+//! headless host does: `turn_start` (injected messages, cancel), for each tool call the mods'
+//! permission overlays, `tool_start` (argument rewrites, synthesized results), execution (the
+//! candidate's registered tools inside its engine, dispatched first; the environment's simulated
+//! tools otherwise) and `tool_end` (result rewrites), and `turn_end` (`continue`). Nothing is
+//! executed on the host machine: Bash is simulated and Read/Write/Edit work on an in-memory copy
+//! of the scenario directory.
+//!
+//! [`ScriptDriver`] plays a fixed script; a model-driven driver sees the same
+//! [`SessionView`] (transcript and tool schemas) and answers with the same [`Action`]s.
+
+mod calls;
+mod host;
+mod lifecycle;
+mod script;
+mod tools;
+mod trace;
+
+use std::sync::Arc;
+
+use serde::Serialize;
+use serde_json::Value;
+
+use modlearn_types::Diagnostic;
+
+pub use host::run_session;
+pub use script::ScriptDriver;
+pub use tools::ScenarioDir;
+
+/// Everything a session needs besides the engine.
+#[derive(Clone, Debug, Default)]
+pub struct SessionPlan {
+    /// Who decides the agent's actions.
+    pub driver: DriverPlan,
+    /// The simulated environment.
+    pub env: SessionEnv,
+    /// Files the scenario directory starts with (relative path, contents).
+    pub memory_files: Vec<(String, String)>,
+    /// Turns the session may have in all; a `continue` past it is dropped.
+    pub max_turns: u32,
+}
+
+/// Which driver runs the session.
+#[derive(Clone, Debug)]
+pub enum DriverPlan {
+    /// A fixed list of actions (a spec's `script`).
+    Script(Vec<Action>),
+    /// A driver made by a later stage (a model acting as the agent), which this crate cannot build.
+    External(Arc<dyn DriverFactory>),
+}
+
+/// Makes the driver of one session; shared across the exercise stage's threads.
+pub trait DriverFactory: Send + Sync + std::fmt::Debug {
+    /// A fresh driver for one session.
+    fn driver(&self) -> Box<dyn SessionDriver>;
+}
+
+impl Default for DriverPlan {
+    fn default() -> DriverPlan {
+        DriverPlan::Script(Vec::new())
+    }
+}
+
+impl DriverPlan {
+    /// A fresh driver for one session.
+    pub fn driver(&self) -> Box<dyn SessionDriver> {
+        match self {
+            DriverPlan::Script(actions) => Box::new(ScriptDriver::new(actions.clone())),
+            DriverPlan::External(factory) => factory.driver(),
+        }
+    }
+}
+
+/// The simulated environment of a session.
+#[derive(Clone, Debug, Default)]
+pub struct SessionEnv {
+    /// The environment's name (for the trace).
+    pub name: String,
+    /// The ctx values the engine was configured with (the harness defaults fill the rest);
+    /// [`exercise`](crate::exercise) sets it from the scenario's host settings.
+    pub context: Option<Value>,
+    /// Built-in tools besides the candidate's.
+    pub tools: Vec<EnvTool>,
+    /// Whether an overlay's `ask` lets the call run (nobody can answer in a headless session).
+    pub ask_allows: bool,
+}
+
+/// One simulated built-in tool.
+#[derive(Clone, Debug)]
+pub struct EnvTool {
+    /// The name the agent calls it by.
+    pub name: String,
+    /// How it is simulated.
+    pub kind: ToolKind,
+    /// Shown to a model-driven agent.
+    pub description: String,
+    /// JSON Schema of its arguments.
+    pub parameters: Value,
+    /// What Bash returns when the call names no output.
+    pub default_output: String,
+}
+
+/// How an environment tool is simulated.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ToolKind {
+    /// Records the command, returns the call's output or the default.
+    Bash,
+    /// Reads a file of the scenario directory.
+    Read,
+    /// Writes a file of the scenario directory.
+    Write,
+    /// Replaces text in a file of the scenario directory.
+    Edit,
+}
+
+/// What the agent does next.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Action {
+    /// A user message: ends a running turn (`turn_end`) and starts a new one (`turn_start`).
+    User(String),
+    /// An assistant message in the running turn.
+    Assistant(String),
+    /// A tool call in the running turn.
+    Tool(ToolCall),
+    /// `conversation_open` with this reason.
+    ConversationOpen {
+        /// `startup`, `new`, `resume`, `fork` or `reload`.
+        reason: String,
+        /// For `resume` and `fork`.
+        previous_conversation_id: Option<String>,
+    },
+    /// `conversation_close` with this reason.
+    ConversationClose {
+        /// `quit`, `new`, `resume`, `fork` or `reload`.
+        reason: String,
+    },
+    /// `compact_start`, compaction of the transcript, `compact_end`.
+    Compact {
+        /// `manual`, `context_window_overflow` or `context_window_limit`.
+        trigger: String,
+        /// Newest messages kept after the summary.
+        keep_messages: usize,
+    },
+    /// `llm_start` and `llm_end` of one model request.
+    Llm {
+        /// `llm_end`'s `stopReason`.
+        stop_reason: String,
+        /// A failed request's error message.
+        error: Option<String>,
+    },
+    /// The agent is done with the running turn (`turn_end`).
+    EndTurn,
+    /// The session is over (a running turn ends first).
+    End,
+    /// The session stops at once, unfinished, for this reason (a model driver's time limit, the
+    /// model failing); its markers are not judged.
+    Stop(String),
+}
+
+/// A tool call the agent makes.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct ToolCall {
+    /// The tool's name.
+    pub name: String,
+    /// Its arguments (an object).
+    pub args: Value,
+    /// What a simulated Bash call returns, instead of the environment's default.
+    pub output: Option<String>,
+    /// Status of a simulated Bash result (`success` when unset).
+    pub status: Option<String>,
+    /// The call's id; `call-<n>` when unset.
+    pub tool_call_id: Option<String>,
+}
+
+/// A tool the agent can call, as a model would be shown it.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ToolSchema {
+    /// Its name.
+    pub name: String,
+    /// Its description.
+    pub description: String,
+    /// JSON Schema of its arguments.
+    pub parameters: Value,
+    /// `mod` for the candidate's tools (dispatched first), `env` for the environment's.
+    pub source: &'static str,
+}
+
+/// What a driver sees before choosing its next action.
+#[derive(Clone, Copy, Debug)]
+pub struct SessionView<'a> {
+    /// The conversation so far: `{role, content}` messages, tool calls and tool results.
+    pub transcript: &'a [Value],
+    /// The tools the agent can call now.
+    pub tools: &'a [ToolSchema],
+    /// Whether a turn is running.
+    pub in_turn: bool,
+    /// Whether the running turn was started by a mod's `continue`.
+    pub continuation: bool,
+    /// Turns started so far.
+    pub turns: u32,
+    /// The most turns the session may have.
+    pub max_turns: u32,
+}
+
+/// Decides what the agent does next. Synchronous: sessions run on the exercise stage's threads.
+pub trait SessionDriver {
+    /// The next action, given the session so far.
+    fn next_action(&mut self, view: &SessionView<'_>) -> Action;
+
+    /// What the driver has to say about the session when it is over (a `driver` trace entry).
+    fn finish(&mut self) -> Option<Value> {
+        None
+    }
+}
+
+/// What a session left behind.
+#[derive(Clone, Debug, Default, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SessionOutcome {
+    /// Every event as the host saw it after the mods acted, tool calls with their effective
+    /// args, permission decisions, results, messages; one JSON object per entry.
+    pub trace: Vec<Value>,
+    /// The last assistant message (Letta's result text).
+    pub result: String,
+    /// The conversation at the end.
+    pub transcript: Vec<Value>,
+    /// The scenario directory at the end (relative path, contents).
+    pub files: Vec<(String, String)>,
+    /// Diagnostics the candidate caused during the session.
+    pub diagnostics: Vec<Diagnostic>,
+    /// Why the session stopped early (the engine failed, the driver never ended).
+    pub error: Option<String>,
+}
+
+impl SessionOutcome {
+    /// The trace as JSON Lines, the text trace markers are checked against.
+    pub fn trace_jsonl(&self) -> String {
+        self.trace.iter().map(|entry| format!("{entry}\n")).collect()
+    }
+}

@@ -1,0 +1,341 @@
+//! Simulated agent environments (`envs/<name>/env.json`): the tools a scripted session offers
+//! besides the candidate's own, the capability profile and the ctx values every mod callback
+//! sees. Loaded like specs: every problem is reported with its JSON path and line.
+
+use std::collections::BTreeMap;
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
+use crate::error::{SpecProblem, SpecWarning};
+use crate::lenient::{Collector, invalid_type, read_object};
+use crate::locate::SourceMap;
+use crate::path::JsonPath;
+
+/// The environment of a scripted scenario that names none.
+pub const DEFAULT_ENV: &str = "coding-agent";
+
+/// A simulated agent environment.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Env {
+    /// The environment's name: its folder under `envs/`.
+    pub name: String,
+    /// What the environment stands for.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// Capability profile the candidate is loaded under; `headless` when unset.
+    #[serde(default)]
+    pub profile: Profile,
+    /// ctx values that replace the defaults (Letta's learning-harness ctx), key by key.
+    #[serde(default, skip_serializing_if = "Map::is_empty")]
+    pub context: Map<String, Value>,
+    /// How the session settles permission decisions nobody can answer.
+    #[serde(default)]
+    pub permissions: EnvPermissions,
+    /// The built-in tools the simulated agent has, besides the candidate's registered tools.
+    #[serde(default)]
+    pub tools: Vec<EnvTool>,
+}
+
+/// Which parts of the mod API a host surface offers (Letta's capability matrices).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum Profile {
+    /// Letta's engine default (also its learning harness): everything on.
+    Engine,
+    /// The terminal UI: everything on.
+    Tui,
+    /// `letta -p`: commands and panels off.
+    #[default]
+    Headless,
+    /// The listener (desktop): lifecycle, compact and llm events and panels off.
+    Listener,
+    /// Agent-scoped listener mods: as `listener`, and providers off.
+    ListenerAgent,
+    /// Only providers.
+    ProvidersOnly,
+}
+
+impl Profile {
+    /// The name the engine knows the profile by.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Engine => "engine",
+            Self::Tui => "tui",
+            Self::Headless => "headless",
+            Self::Listener => "listener",
+            Self::ListenerAgent => "listener-agent",
+            Self::ProvidersOnly => "providers-only",
+        }
+    }
+}
+
+/// Permission settings of a headless session.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct EnvPermissions {
+    /// What an `ask` decision of the mods' overlays becomes, since a headless session has nobody
+    /// to ask: `deny` (the default) or `allow` (as `--yolo` would). `alwaysAsk` is never allowed.
+    #[serde(default)]
+    pub on_ask: AskResolution,
+}
+
+/// What an `ask` permission decision becomes in a headless session.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum AskResolution {
+    /// The call is blocked.
+    #[default]
+    Deny,
+    /// The call runs.
+    Allow,
+}
+
+/// One built-in tool of the environment.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct EnvTool {
+    /// The name the agent calls it by (and `tool_start`'s `toolName`).
+    pub name: String,
+    /// How it is simulated.
+    pub kind: EnvToolKind,
+    /// Description shown to a model-driven agent.
+    pub description: String,
+    /// JSON Schema of its arguments (`type: "object"`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub parameters: Option<Map<String, Value>>,
+    /// What a `bash` tool returns when the script step gives no `output`; empty when unset.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub default_output: Option<String>,
+}
+
+/// How an environment tool is simulated. Nothing is ever executed on the host.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum EnvToolKind {
+    /// Records the effective `command` and returns the step's `output` or the default output.
+    Bash,
+    /// Reads `file_path` (optionally `offset`/`limit` lines) from the scenario directory.
+    Read,
+    /// Writes `content` to `file_path` in the scenario directory.
+    Write,
+    /// Replaces `old_string` by `new_string` (once, or every time with `replace_all`).
+    Edit,
+}
+
+/// An environment file that loaded without problems.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LoadedEnv {
+    /// The file, or `<built-in coding-agent>`.
+    pub path: PathBuf,
+    /// The environment.
+    pub env: Env,
+    /// Unknown fields and other findings that do not stop it from being used.
+    pub warnings: Vec<SpecWarning>,
+}
+
+/// Why the environments of a spec could not be used.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum EnvError {
+    /// A scenario names an environment that no `envs/` folder holds.
+    #[error("spec `{}`: {json_path}: no environment `{name}` (looked for {})", spec.display(), list(searched))]
+    Missing {
+        /// The spec file.
+        spec: PathBuf,
+        /// Where the name is, e.g. `evaluation.scenarios[1].env`.
+        json_path: String,
+        /// The name.
+        name: String,
+        /// The files looked for, in order.
+        searched: Vec<PathBuf>,
+    },
+    /// An environment file is unreadable or invalid.
+    #[error("{}", render(path, problems))]
+    Invalid {
+        /// The file.
+        path: PathBuf,
+        /// Every problem, in source order.
+        problems: Vec<SpecProblem>,
+    },
+}
+
+fn list(paths: &[PathBuf]) -> String {
+    let names: Vec<String> = paths.iter().map(|path| format!("`{}`", path.display())).collect();
+    names.join(", ")
+}
+
+fn render(path: &Path, problems: &[SpecProblem]) -> String {
+    let mut rendered = format!("invalid env `{}`", path.display());
+    for problem in problems {
+        rendered.push_str(&format!("\n  - {problem}"));
+    }
+    rendered
+}
+
+impl fmt::Display for Profile {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// Reads and checks the environment file at `path`.
+pub fn load_env(path: &Path) -> Result<LoadedEnv, EnvError> {
+    match std::fs::read_to_string(path) {
+        Ok(source) => parse_env(&source, path),
+        Err(error) => Err(EnvError::Invalid {
+            path: path.to_owned(),
+            problems: vec![SpecProblem { path: None, line: None, column: None, message: format!("failed to read file: {error}") }],
+        }),
+    }
+}
+
+/// Parses and checks environment text; `path` names it in errors, and its folder's name is the
+/// name the environment must have.
+pub fn parse_env(source: &str, path: &Path) -> Result<LoadedEnv, EnvError> {
+    let fail = |message: &str, position: Option<(usize, usize)>| EnvError::Invalid {
+        path: path.to_owned(),
+        problems: vec![SpecProblem {
+            path: None,
+            line: position.map(|p| p.0),
+            column: position.map(|p| p.1),
+            message: message.to_owned(),
+        }],
+    };
+    let raw = match crate::load::parse_json(source) {
+        Ok(raw) => raw,
+        Err((message, position)) => return Err(fail(&message, Some(position))),
+    };
+    let mut collector = Collector::default();
+    let root = JsonPath::root();
+    let env = match raw {
+        Value::Object(mut object) => {
+            let tools = object.shift_remove("tools");
+            let env: Option<Env> = read_object(object, &root, &["tools"], &mut collector);
+            let tools = read_tools(tools, &root.key("tools"), &mut collector);
+            env.map(|mut env| {
+                env.tools = tools;
+                env
+            })
+        }
+        other => {
+            collector.problem(root.clone(), invalid_type(&other, "an object"));
+            None
+        }
+    };
+    let mut problems = collector.problems;
+    let mut warnings: Vec<(JsonPath, String)> =
+        collector.unknown_fields.into_iter().map(|path| (path, "unknown field".to_owned())).collect();
+    if let Some(env) = &env {
+        let folder = path.parent().and_then(Path::file_name).map(|name| name.to_string_lossy().into_owned());
+        let unparsed: Vec<JsonPath> = problems.iter().map(|(path, _)| path.clone()).collect();
+        for (json_path, message) in check(env, folder.as_deref()) {
+            if !unparsed.iter().any(|unparsed| unparsed.is_related(&json_path)) {
+                problems.push((json_path, message));
+            }
+        }
+        if env.context.contains_key("args") || env.context.contains_key("toolCallId") {
+            warnings.push((root.key("context"), "`args` and `toolCallId` are set per call and ignored here".to_owned()));
+        }
+    }
+    let map = SourceMap::new(source);
+    let locate = |path: &JsonPath| map.locate(path).map_or((None, None), |(line, column)| (Some(line), Some(column)));
+    let mut problems: Vec<SpecProblem> = problems
+        .into_iter()
+        .map(|(path, message)| {
+            let (line, column) = locate(&path);
+            SpecProblem { path: path.rendered(), line, column, message }
+        })
+        .collect();
+    problems.sort_by_key(|problem| (problem.line.unwrap_or(usize::MAX), problem.column.unwrap_or(usize::MAX)));
+    let warnings = warnings
+        .into_iter()
+        .map(|(path, message)| {
+            let (line, column) = locate(&path);
+            SpecWarning { path: path.rendered().unwrap_or_else(|| ".".to_owned()), line, column, message }
+        })
+        .collect();
+    match env {
+        Some(env) if problems.is_empty() => Ok(LoadedEnv { path: path.to_owned(), env, warnings }),
+        _ => Err(EnvError::Invalid { path: path.to_owned(), problems }),
+    }
+}
+
+fn read_tools(value: Option<Value>, path: &JsonPath, collector: &mut Collector) -> Vec<EnvTool> {
+    match value {
+        None => Vec::new(),
+        Some(Value::Array(items)) => items
+            .into_iter()
+            .enumerate()
+            .filter_map(|(index, item)| match item {
+                Value::Object(object) => read_object(object, &path.index(index), &[], collector),
+                other => {
+                    collector.problem(path.index(index), invalid_type(&other, "an object"));
+                    None
+                }
+            })
+            .collect(),
+        Some(other) => {
+            collector.problem(path.clone(), invalid_type(&other, "an array"));
+            Vec::new()
+        }
+    }
+}
+
+/// Semantic checks: the name matches the folder, tool names are valid and distinct, settings fit
+/// the tool kind.
+fn check(env: &Env, folder: Option<&str>) -> Vec<(JsonPath, String)> {
+    let root = JsonPath::root();
+    let mut problems = Vec::new();
+    if env.name.trim().is_empty() {
+        problems.push((root.key("name"), "must not be empty".to_owned()));
+    } else if let Some(folder) = folder.filter(|folder| *folder != env.name) {
+        problems.push((root.key("name"), format!("`{}` differs from its folder's name `{folder}`", env.name)));
+    }
+    for key in ["sessionId", "cwd", "permissionMode"] {
+        if let Some(value) = env.context.get(key).filter(|value| !value.is_string() && !value.is_null()) {
+            problems.push((root.key("context").key(key), invalid_type(value, "a string or null")));
+        }
+    }
+    let mut seen: BTreeMap<&str, usize> = BTreeMap::new();
+    for (index, tool) in env.tools.iter().enumerate() {
+        let path = root.key("tools").index(index);
+        let valid = (1..=64).contains(&tool.name.len())
+            && tool.name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-');
+        if !valid {
+            problems.push((path.key("name"), format!("`{}` is not a valid tool name (1-64 letters, digits, `_` or `-`)", tool.name)));
+        } else if let Some(first) = seen.insert(&tool.name, index) {
+            problems.push((path.key("name"), format!("`{}` is already the name of tools[{first}]", tool.name)));
+        }
+        if tool.description.trim().is_empty() {
+            problems.push((path.key("description"), "must not be empty".to_owned()));
+        }
+        if let Some(kind) = tool.parameters.as_ref().and_then(|parameters| parameters.get("type"))
+            && kind != "object"
+        {
+            problems.push((path.key("parameters").key("type"), format!("must be \"object\", not {kind}")));
+        }
+        if tool.default_output.is_some() && tool.kind != EnvToolKind::Bash {
+            problems.push((path.key("defaultOutput"), "only `bash` tools have a default output".to_owned()));
+        }
+    }
+    problems
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_built_in_default_is_valid() {
+        let loaded = parse_env(crate::env_lookup::BUILTIN_DEFAULT, Path::new("envs/coding-agent/env.json")).unwrap();
+        assert_eq!(loaded.env.name, DEFAULT_ENV);
+        assert_eq!(loaded.env.profile, Profile::Headless);
+        assert!(loaded.warnings.is_empty(), "{:?}", loaded.warnings);
+        let kinds: Vec<_> = loaded.env.tools.iter().map(|tool| tool.kind).collect();
+        assert_eq!(kinds, [EnvToolKind::Bash, EnvToolKind::Read, EnvToolKind::Write, EnvToolKind::Edit]);
+    }
+}
