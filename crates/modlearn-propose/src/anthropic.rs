@@ -1,6 +1,5 @@
 //! Anthropic Messages.
 
-use serde::Deserialize;
 use serde_json::{Value, json};
 
 use crate::{CompletionRequest, Role, Usage};
@@ -42,42 +41,17 @@ pub(crate) fn body(request: &CompletionRequest) -> Value {
     body
 }
 
-#[derive(Deserialize)]
-struct Response {
-    content: Vec<Block>,
-    stop_reason: Option<String>,
-    usage: Option<ResponseUsage>,
-}
-
-#[derive(Deserialize)]
-struct Block {
-    #[serde(rename = "type")]
-    kind: String,
-    text: Option<String>,
-}
-
-#[derive(Deserialize)]
-struct ResponseUsage {
-    input_tokens: Option<u64>,
-    output_tokens: Option<u64>,
-}
-
-/// The text blocks of `content`, joined, and usage.
+/// The text blocks of `content`, joined, and usage, read as a tool-calling
+/// turn without tools.
 pub(crate) fn parse(body: &str) -> Result<(String, Usage), String> {
-    let response: Response = serde_json::from_str(body)
-        .map_err(|error| format!("the response is not valid Messages JSON: {error} (body: {})", crate::http::snippet(body)))?;
-    let text: String = response.content.iter().filter(|block| block.kind == "text").filter_map(|block| block.text.as_deref()).collect();
-    if text.trim().is_empty() {
-        return Err(match response.stop_reason {
+    let turn = crate::toolchat::anthropic::parse(body)?;
+    if turn.text.trim().is_empty() {
+        return Err(match turn.stop_reason {
             Some(reason) => format!("the response has no text content (stop_reason `{reason}`)"),
             None => "the response has no text content".to_owned(),
         });
     }
-    let usage = response.usage.map_or_else(Usage::default, |usage| Usage {
-        input_tokens: usage.input_tokens.unwrap_or(0),
-        output_tokens: usage.output_tokens.unwrap_or(0),
-    });
-    Ok((text, usage))
+    Ok((turn.text, turn.usage))
 }
 
 #[cfg(test)]

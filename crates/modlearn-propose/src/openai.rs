@@ -1,7 +1,6 @@
 //! OpenAI Chat Completions, which every OpenAI-compatible server (vLLM,
 //! llama.cpp, Ollama) also speaks.
 
-use serde::Deserialize;
 use serde_json::{Value, json};
 
 use crate::{CompletionRequest, Usage};
@@ -19,68 +18,36 @@ pub(crate) fn header_pairs(api_key: Option<&str>) -> Vec<(&'static str, String)>
 /// The request body. OpenAI's reasoning models refuse `max_tokens` and any
 /// temperature but the default, so they get `max_completion_tokens` and none.
 pub(crate) fn body(request: &CompletionRequest) -> Value {
-    let name = &request.model.name;
-    let mut body = json!({"model": name, "messages": request.messages});
+    base_body(&request.model.name, json!(request.messages), request.max_tokens, request.temperature, request.seed)
+}
+
+/// A request body around `messages`, with the sampling fields the model takes.
+pub(crate) fn base_body(name: &str, messages: Value, max_tokens: u32, temperature: f32, seed: u64) -> Value {
+    let mut body = json!({"model": name, "messages": messages});
     let reasoning = ["o1", "o3", "o4", "gpt-5"].iter().any(|prefix| name.starts_with(prefix));
     if reasoning {
-        body["max_completion_tokens"] = json!(request.max_tokens);
+        body["max_completion_tokens"] = json!(max_tokens);
     } else {
-        body["max_tokens"] = json!(request.max_tokens);
-        body["temperature"] = json!(request.temperature);
+        body["max_tokens"] = json!(max_tokens);
+        body["temperature"] = json!(temperature);
     }
-    body["seed"] = json!(request.seed);
+    body["seed"] = json!(seed);
     body
 }
 
-#[derive(Deserialize)]
-struct Response {
-    #[serde(default)]
-    choices: Vec<Choice>,
-    usage: Option<ResponseUsage>,
-}
-
-#[derive(Deserialize)]
-struct Choice {
-    message: Option<ChoiceMessage>,
-    finish_reason: Option<String>,
-}
-
-#[derive(Deserialize)]
-struct ChoiceMessage {
-    content: Option<Value>,
-    refusal: Option<String>,
-}
-
-#[derive(Deserialize)]
-struct ResponseUsage {
-    prompt_tokens: Option<u64>,
-    completion_tokens: Option<u64>,
-}
-
 /// The answer text (`choices[0].message.content`, a string or text parts)
-/// and usage. An error says why there is no answer.
+/// and usage, read as a tool-calling turn without tools. An error says why
+/// there is no answer.
 pub(crate) fn parse(body: &str) -> Result<(String, Usage), String> {
-    let response: Response = serde_json::from_str(body)
-        .map_err(|error| format!("the response is not valid Chat Completions JSON: {error} (body: {})", crate::http::snippet(body)))?;
-    let usage = response.usage.map_or_else(Usage::default, |usage| Usage {
-        input_tokens: usage.prompt_tokens.unwrap_or(0),
-        output_tokens: usage.completion_tokens.unwrap_or(0),
-    });
-    let choice = response.choices.into_iter().next().ok_or_else(|| format!("the response has no choices (body: {})", crate::http::snippet(body)))?;
-    let message = choice.message.ok_or("the response's first choice has no message")?;
-    let text = match message.content {
-        Some(Value::String(text)) => text,
-        Some(Value::Array(parts)) => parts.iter().filter_map(|part| part.get("text").and_then(Value::as_str)).collect(),
-        _ => String::new(),
-    };
-    if text.trim().is_empty() {
-        return Err(match (message.refusal, choice.finish_reason) {
+    let turn = crate::toolchat::openai::parse(body)?;
+    if turn.text.trim().is_empty() {
+        return Err(match (turn.refusal, turn.stop_reason) {
             (Some(refusal), _) => format!("the model refused: {refusal}"),
             (None, Some(reason)) => format!("the response has no content (finish_reason `{reason}`)"),
             (None, None) => "the response has no content".to_owned(),
         });
     }
-    Ok((text, usage))
+    Ok((turn.text, turn.usage))
 }
 
 #[cfg(test)]

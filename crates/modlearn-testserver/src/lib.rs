@@ -43,7 +43,7 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::post;
 use tokio::sync::oneshot;
 
-pub use record::RecordedRequest;
+pub use record::{RecordedRequest, ToolResult};
 pub use reply::{Api, NO_CODE_TEXT, Reply};
 
 /// Chooses a reply from the request.
@@ -145,6 +145,14 @@ impl TestServer {
         self.shared.lock().behaviours.insert(model.to_owned(), Behaviour::Respond(Arc::new(responder)));
     }
 
+    /// Scripts `model` by conversation turn: the request for assistant turn
+    /// `t` (see [`RecordedRequest::turn`]) gets `replies[t - 1]`, the last
+    /// one repeated. Parallel conversations each follow the script.
+    pub fn session(&self, model: &str, replies: Vec<Reply>) {
+        assert!(!replies.is_empty(), "a session needs at least one reply");
+        self.respond_with(model, move |request| replies[(request.turn() - 1).min(replies.len() - 1)].clone());
+    }
+
     /// Every request so far, in arrival order.
     pub fn requests(&self) -> Vec<RecordedRequest> {
         self.shared.lock().requests.clone()
@@ -213,6 +221,11 @@ async fn handle(shared: Arc<Shared>, api: Api, uri: Uri, headers: HeaderMap, bod
         in_flight,
     };
     let model = request.model().unwrap_or_default().to_owned();
+    if let Err(message) = record::check_tool_protocol(api, &request.body) {
+        shared.lock().requests.push(request);
+        return (StatusCode::BAD_REQUEST, [(header::CONTENT_TYPE, "application/json")], reply::error_body(api, 400, &message).to_string())
+            .into_response();
+    }
     let picked = {
         let mut state = shared.lock();
         state.max_in_flight = state.max_in_flight.max(in_flight);
@@ -232,7 +245,7 @@ async fn handle(shared: Arc<Shared>, api: Api, uri: Uri, headers: HeaderMap, bod
         tokio::time::sleep(delay).await;
         reply = *inner;
     }
-    let rendered = reply::render(&reply, api, &model, request.prompt_text().chars().count());
+    let rendered = reply::render(&reply, api, &model, request.prompt_text().chars().count(), request.turn());
     let status = StatusCode::from_u16(rendered.status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
     let mut response = (status, [(header::CONTENT_TYPE, "application/json")], rendered.body).into_response();
     if let Some(seconds) = rendered.retry_after {

@@ -40,6 +40,17 @@ pub enum Reply {
     BrokenJson,
     /// A 200 whose answer is prose with no code in it.
     NoCode,
+    /// A 200 whose answer calls tools (OpenAI `tool_calls`, Anthropic
+    /// `tool_use` blocks), with optional text. Call ids are
+    /// `call_<turn>_<n>`, so a replayed conversation gets the same ids.
+    ToolCalls {
+        /// Text beside the calls (may be empty).
+        text: String,
+        /// `(tool name, arguments)` in order.
+        calls: Vec<(String, Value)>,
+        /// `(input, output)` tokens to report, if not the estimate.
+        usage: Option<(u64, u64)>,
+    },
 }
 
 /// The text of [`Reply::NoCode`].
@@ -54,6 +65,25 @@ impl Reply {
     /// An error status with the API's default error body.
     pub fn status(code: u16) -> Reply {
         Reply::Status { code, retry_after: None, body: None }
+    }
+
+    /// A 200 whose answer calls `name` with `arguments`.
+    pub fn tool_call(name: impl Into<String>, arguments: Value) -> Reply {
+        Reply::tool_calls(vec![(name.into(), arguments)])
+    }
+
+    /// A 200 whose answer makes several calls, in order.
+    pub fn tool_calls(calls: Vec<(String, Value)>) -> Reply {
+        Reply::ToolCalls { text: String::new(), calls, usage: None }
+    }
+
+    /// Sets the text beside a tool-call reply. Panics on others.
+    pub fn with_text(self, text: impl Into<String>) -> Reply {
+        match self {
+            Reply::ToolCalls { calls, usage, .. } => Reply::ToolCalls { text: text.into(), calls, usage },
+            Reply::Delay(delay, inner) => Reply::Delay(delay, Box::new(inner.with_text(text))),
+            other => panic!("with_text() applies to Reply::tool_calls, not {other:?}"),
+        }
     }
 
     /// A 200 with cut-off JSON.
@@ -76,6 +106,7 @@ impl Reply {
     pub fn usage(self, input_tokens: u64, output_tokens: u64) -> Reply {
         match self {
             Reply::Text { text, .. } => Reply::Text { text, usage: Some((input_tokens, output_tokens)) },
+            Reply::ToolCalls { text, calls, .. } => Reply::ToolCalls { text, calls, usage: Some((input_tokens, output_tokens)) },
             Reply::Delay(delay, inner) => Reply::Delay(delay, Box::new(inner.usage(input_tokens, output_tokens))),
             other => panic!("usage() applies to Reply::text, not {other:?}"),
         }
@@ -107,14 +138,22 @@ pub(crate) struct Rendered {
     pub body: String,
 }
 
-/// Renders a (non-delay) reply for `api`; `prompt_chars` feeds the usage estimate.
-pub(crate) fn render(reply: &Reply, api: Api, model: &str, prompt_chars: usize) -> Rendered {
+/// Renders a (non-delay) reply for `api`; `prompt_chars` feeds the usage
+/// estimate, `turn` the tool call ids.
+pub(crate) fn render(reply: &Reply, api: Api, model: &str, prompt_chars: usize, turn: usize) -> Rendered {
     match reply {
+        Reply::ToolCalls { text, calls, usage } => {
+            let arguments: usize = calls.iter().map(|(name, args)| name.len() + args.to_string().len()).sum();
+            let (input, output) = usage.unwrap_or((estimate(prompt_chars), estimate(text.chars().count() + arguments)));
+            let calls: Vec<(String, &str, &Value)> =
+                calls.iter().enumerate().map(|(n, (name, args))| (format!("call_{turn}_{}", n + 1), name.as_str(), args)).collect();
+            Rendered { status: 200, retry_after: None, body: tool_answer(api, model, text, &calls, input, output).to_string() }
+        }
         Reply::Text { text, usage } => {
             let (input, output) = usage.unwrap_or((estimate(prompt_chars), estimate(text.chars().count())));
             Rendered { status: 200, retry_after: None, body: answer(api, model, text, input, output).to_string() }
         }
-        Reply::NoCode => render(&Reply::text(NO_CODE_TEXT), api, model, prompt_chars),
+        Reply::NoCode => render(&Reply::text(NO_CODE_TEXT), api, model, prompt_chars, turn),
         Reply::BrokenJson => {
             let full = answer(api, model, "```js\nexport function activate() {}\n```", 1, 1).to_string();
             Rendered { status: 200, retry_after: None, body: full[..full.len() / 2].to_owned() }
@@ -124,7 +163,7 @@ pub(crate) fn render(reply: &Reply, api: Api, model: &str, prompt_chars: usize) 
             retry_after: *retry_after,
             body: body.clone().unwrap_or_else(|| error_body(api, *code, &format!("testserver: scripted HTTP {code}")).to_string()),
         },
-        Reply::Delay(_, inner) => render(inner, api, model, prompt_chars),
+        Reply::Delay(_, inner) => render(inner, api, model, prompt_chars, turn),
     }
 }
 
@@ -161,6 +200,41 @@ fn answer(api: Api, model: &str, text: &str, input: u64, output: u64) -> Value {
             "stop_reason": "end_turn",
             "usage": {"input_tokens": input, "output_tokens": output},
         }),
+    }
+}
+
+fn tool_answer(api: Api, model: &str, text: &str, calls: &[(String, &str, &Value)], input: u64, output: u64) -> Value {
+    match api {
+        Api::Openai => {
+            let tool_calls: Vec<Value> = calls
+                .iter()
+                .map(|(id, name, args)| json!({"id": id, "type": "function", "function": {"name": name, "arguments": args.to_string()}}))
+                .collect();
+            let content = if text.is_empty() { Value::Null } else { json!(text) };
+            json!({
+                "id": "chatcmpl-test",
+                "object": "chat.completion",
+                "model": model,
+                "choices": [{"index": 0, "message": {"role": "assistant", "content": content, "tool_calls": tool_calls}, "finish_reason": "tool_calls"}],
+                "usage": {"prompt_tokens": input, "completion_tokens": output, "total_tokens": input + output},
+            })
+        }
+        Api::Anthropic => {
+            let mut content: Vec<Value> = Vec::new();
+            if !text.is_empty() {
+                content.push(json!({"type": "text", "text": text}));
+            }
+            content.extend(calls.iter().map(|(id, name, args)| json!({"type": "tool_use", "id": id, "name": name, "input": args})));
+            json!({
+                "id": "msg_test",
+                "type": "message",
+                "role": "assistant",
+                "model": model,
+                "content": content,
+                "stop_reason": "tool_use",
+                "usage": {"input_tokens": input, "output_tokens": output},
+            })
+        }
     }
 }
 

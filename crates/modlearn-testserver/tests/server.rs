@@ -92,3 +92,52 @@ fn blocking_server_stops_on_drop() {
     drop(server);
     assert!(std::net::TcpStream::connect(addr).is_err());
 }
+
+#[tokio::test]
+async fn tool_call_replies_and_the_tool_protocol_on_both_apis() {
+    let server = TestServer::start().await;
+    server.session("m", vec![Reply::tool_call("list", json!({"path": "."})).with_text("looking"), Reply::text("done")]);
+    let openai = format!("{}/chat/completions", server.base_url_openai());
+    let tools = json!([{"type": "function", "function": {"name": "list", "parameters": {"type": "object"}}}]);
+
+    let (status, _, body) = post(&openai, json!({"model": "m", "messages": [{"role": "user", "content": "go"}], "tools": tools})).await;
+    let body: Value = serde_json::from_str(&body).unwrap();
+    assert_eq!(status, 200);
+    assert_eq!(body["choices"][0]["finish_reason"], "tool_calls");
+    assert_eq!(body["choices"][0]["message"]["content"], "looking");
+    assert_eq!(
+        body["choices"][0]["message"]["tool_calls"],
+        json!([{"id": "call_1_1", "type": "function", "function": {"name": "list", "arguments": "{\"path\":\".\"}"}}])
+    );
+    let assistant = body["choices"][0]["message"].clone();
+
+    // An unanswered call is refused, as the real API does.
+    let (status, _, body) = post(&openai, json!({"model": "m", "messages": [{"role": "user", "content": "go"}, assistant, {"role": "user", "content": "?"}]})).await;
+    assert_eq!(status, 400, "{body}");
+    assert!(body.contains("tool call `call_1_1` has no tool result right after it"), "{body}");
+
+    let answered = json!({"model": "m", "tools": tools, "messages": [
+        {"role": "user", "content": "go"}, assistant, {"role": "tool", "tool_call_id": "call_1_1", "content": "a.txt"}]});
+    let (status, _, body) = post(&openai, answered).await;
+    assert_eq!(status, 200);
+    assert_eq!(serde_json::from_str::<Value>(&body).unwrap()["choices"][0]["message"]["content"], "done");
+    let last = server.requests().pop().unwrap();
+    assert_eq!(last.turn(), 2);
+    assert_eq!(last.tool_names(), ["list"]);
+    assert_eq!(last.last_tool_results(), [modlearn_testserver::ToolResult { call_id: "call_1_1".into(), content: "a.txt".into(), is_error: false }]);
+
+    // Anthropic: tool_use blocks out, tool_result blocks back in the next user message.
+    let anthropic = format!("{}/v1/messages", server.base_url_anthropic());
+    let (_, _, body) = post(&anthropic, json!({"model": "m", "messages": [{"role": "user", "content": "go"}]})).await;
+    let body: Value = serde_json::from_str(&body).unwrap();
+    assert_eq!(body["stop_reason"], "tool_use");
+    assert_eq!(body["content"][1], json!({"type": "tool_use", "id": "call_1_1", "name": "list", "input": {"path": "."}}));
+    let stray = json!({"model": "m", "messages": [{"role": "user", "content": [{"type": "tool_result", "tool_use_id": "x", "content": "?"}]}]});
+    assert_eq!(post(&anthropic, stray).await.0, 400);
+    let answered = json!({"model": "m", "messages": [
+        {"role": "user", "content": "go"}, {"role": "assistant", "content": body["content"]},
+        {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "call_1_1", "content": "nope", "is_error": true}]}]});
+    assert_eq!(post(&anthropic, answered).await.0, 200);
+    let last = server.requests().pop().unwrap();
+    assert!(last.last_tool_results()[0].is_error);
+}
