@@ -1,0 +1,249 @@
+//! `report.html`: the run as pictures. Scores per round, every candidate's
+//! score, the pass/fail grid of candidates against checks, and usage and
+//! cost per round; built from the same [`RunReport`] as `report.md`, with
+//! the charts of [`crate::html`], so it needs no script and no network.
+
+use std::collections::BTreeSet;
+
+use modlearn_types::{Attempt, RunReport};
+
+use crate::html::{Bar, BarChart, Color, HeatCell, HeatMap, LegendEntry, LineChart, Page, Series, Table};
+
+/// Renders `report.html`.
+pub fn render_run_html(report: &RunReport) -> String {
+    let verdict = if report.passed { "PASS" } else { "FAIL" };
+    let mut page = Page::new(&format!("modlearn report: {}", report.spec.name));
+    let selected = match &report.selected {
+        Some(s) => format!("candidate {} ({})", s.candidate_index, s.candidate_path),
+        None => "none".to_owned(),
+    };
+    let mut summary = Table::new(&["", ""])
+        .row(&["Result", &format!("{verdict} ({}/{})", report.score, report.max_score)])
+        .row(&["Spec", &format!("{} ({} scenarios)", report.spec.path, report.spec.scenarios)])
+        .row(&["Selected", &selected])
+        .row(&["Candidates", &report.attempts.len().to_string()]);
+    if let Some(promoted) = &report.promoted_to {
+        summary = summary.row(&["Promoted to", promoted]);
+    }
+    if let Some(learning) = &report.learning {
+        let usage = &learning.usage;
+        summary = summary
+            .row(&["Model", &learning.model])
+            .row(&[
+                "Rounds",
+                &format!(
+                    "{} of {} ({} per round); stopped: {}",
+                    learning.rounds_run, learning.rounds_planned, learning.candidates_per_round, learning.stopped
+                ),
+            ])
+            .row(&[
+                "Usage",
+                &format!(
+                    "{} proposal(s), {} tokens in, {} out, ${:.4}, {} ms of model time",
+                    usage.proposals, usage.input_tokens, usage.output_tokens, usage.cost_usd, usage.latency_ms
+                ),
+            ]);
+    }
+    page = page.table(&summary);
+
+    page = page.heading(2, "Scores").markup(round_chart(report)).markup(candidate_chart(report));
+    page = page.heading(2, "Checks").markup(check_grid(report));
+    if let Some(learning) = &report.learning {
+        page = page.heading(2, "Usage and cost per round");
+        let mut table = Table::new(&["Round", "Proposals", "Tokens in", "Tokens out", "Cost", "Model time"]);
+        for column in 1..=5 {
+            table = table.numeric_column(column);
+        }
+        let mut tokens = BarChart::new("Tokens per round (in + out)");
+        let mut cost = BarChart::new("Cost per round (USD)");
+        for (index, totals) in learning.per_round.iter().enumerate() {
+            let round = (index + 1).to_string();
+            table = table.row(&[
+                round.clone(),
+                totals.proposals.to_string(),
+                totals.input_tokens.to_string(),
+                totals.output_tokens.to_string(),
+                format!("${:.4}", totals.cost_usd),
+                format!("{} ms", totals.latency_ms),
+            ]);
+            let total = totals.input_tokens + totals.output_tokens;
+            let label = format!("{total} ({} in, {} out)", totals.input_tokens, totals.output_tokens);
+            tokens = tokens.bar(Bar::new(&format!("round {round}"), total as f64).value_label(&label).color(Color::series(0)));
+            cost = cost.bar(Bar::new(&format!("round {round}"), totals.cost_usd).value_label(&format!("${:.4}", totals.cost_usd)).color(Color::series(1)));
+        }
+        page = page.table(&table).markup(tokens.render());
+        // Unpriced models cost nothing: an all-zero chart would say nothing.
+        if learning.usage.cost_usd > 0.0 {
+            page = page.markup(cost.render());
+        }
+    }
+    page = page.heading(2, "Candidates");
+    let mut table = Table::new(&["#", "Round", "Candidate", "Result", "Score", "Hidden", "Diagnostics"]).numeric_column(0).numeric_column(1);
+    for attempt in &report.attempts {
+        table = table.row(&[
+            attempt.candidate_index.to_string(),
+            attempt.round.to_string(),
+            attempt.candidate_path.clone(),
+            if attempt.passed { "PASS".to_owned() } else { "FAIL".to_owned() },
+            format!("{}/{}", attempt.score, attempt.max_score),
+            format!("{}/{}", attempt.hidden_score, attempt.hidden_max_score),
+            diagnostics(attempt),
+        ]);
+    }
+    page.table(&table).note("Written by modlearn from report.json; `modlearn report <RUN-DIR>` renders it again.").render()
+}
+
+fn rounds(report: &RunReport) -> Vec<u32> {
+    report.attempts.iter().map(|a| a.round).collect::<BTreeSet<_>>().into_iter().collect()
+}
+
+/// Best and mean score in each round, and the best so far.
+fn round_chart(report: &RunReport) -> crate::html::Markup {
+    let rounds = rounds(report);
+    let labels: Vec<String> = rounds.iter().map(|r| format!("round {r}")).collect();
+    let mut best = Vec::new();
+    let mut mean = Vec::new();
+    let mut so_far = Vec::new();
+    let mut running: Option<f64> = None;
+    for round in &rounds {
+        let scores: Vec<f64> = report.attempts.iter().filter(|a| a.round == *round).map(|a| a.score as f64).collect();
+        let top = scores.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+        running = Some(running.map_or(top, |r: f64| r.max(top)));
+        best.push(Some(top));
+        mean.push(Some(scores.iter().sum::<f64>() / scores.len() as f64));
+        so_far.push(running);
+    }
+    LineChart::new(&format!("Score per round (of {})", report.max_score), &labels)
+        .y_range(0.0, report.max_score.max(1) as f64)
+        .series(Series::new("best in round", best).color(Color::PASS))
+        .series(Series::new("mean in round", mean).color(Color::series(0)))
+        .series(Series::new("best so far", so_far).color(Color::series(1)))
+        .render()
+}
+
+fn candidate_chart(report: &RunReport) -> crate::html::Markup {
+    let mut chart = BarChart::new("Score per candidate").max(report.max_score.max(1) as f64);
+    for attempt in &report.attempts {
+        let color = if attempt.passed { Color::PASS } else if attempt.error.is_some() { Color::ERROR } else { Color::FAIL };
+        let label = format!("#{} {}", attempt.candidate_index, file_name(&attempt.candidate_path));
+        chart = chart.bar(Bar::new(&label, attempt.score as f64).value_label(&format!("{}/{}", attempt.score, attempt.max_score)).color(color));
+    }
+    chart.render()
+}
+
+/// Rows: candidates; columns: every check of every scenario, in spec order.
+fn check_grid(report: &RunReport) -> crate::html::Markup {
+    let mut columns: Vec<(String, String, bool)> = Vec::new();
+    for attempt in &report.attempts {
+        for scenario in &attempt.scenarios {
+            for check in &scenario.checks {
+                let key = (scenario.name.clone(), check.label.clone(), scenario.hidden);
+                if !columns.contains(&key) {
+                    columns.push(key);
+                }
+            }
+        }
+    }
+    let labels: Vec<String> = columns
+        .iter()
+        .map(|(scenario, label, hidden)| format!("{scenario} › {label}{}", if *hidden { " (hidden)" } else { "" }))
+        .collect();
+    let mut grid = HeatMap::new("Candidates against checks", &labels).legend(LegendEntry::outcomes());
+    for attempt in &report.attempts {
+        let row = format!("#{} {}", attempt.candidate_index, file_name(&attempt.candidate_path));
+        let cells = columns
+            .iter()
+            .zip(&labels)
+            .map(|((scenario, label, _), column)| {
+                let check = attempt.scenarios.iter().find(|s| &s.name == scenario).and_then(|s| s.checks.iter().find(|c| &c.label == label));
+                match (check, &attempt.error) {
+                    (Some(check), _) if check.passed => HeatCell::pass(&format!("{row}: {column}: passed")),
+                    (Some(check), _) => HeatCell::fail(&format!("{row}: {column}: {}", check.message)),
+                    (None, Some(error)) => HeatCell::error(&format!("{row}: not evaluated: {error}")),
+                    (None, None) => HeatCell::empty(&format!("{row}: {column}: not run")),
+                }
+            })
+            .collect();
+        grid = grid.row(&row, cells);
+    }
+    grid.render()
+}
+
+fn file_name(path: &str) -> &str {
+    path.rsplit(['/', '\\']).next().unwrap_or(path)
+}
+
+fn diagnostics(attempt: &Attempt) -> String {
+    if attempt.diagnostics.is_empty() {
+        return "none".to_owned();
+    }
+    let mut kinds: Vec<String> = attempt.diagnostics.iter().map(|d| format!("{}/{}", d.phase, d.fault.as_str())).collect();
+    kinds.dedup();
+    kinds.join(", ")
+}
+
+#[cfg(test)]
+mod tests {
+    use modlearn_types::{CheckResult, ScenarioVerdict, SpecSummary};
+
+    use super::*;
+
+    fn attempt(index: usize, passed: &[bool], error: Option<&str>) -> Attempt {
+        let checks = passed
+            .iter()
+            .enumerate()
+            .map(|(n, ok)| CheckResult {
+                label: format!("{}. mod_loads", n + 1),
+                kind: "mod_loads".into(),
+                passed: *ok,
+                message: if *ok { "ok".into() } else { "failed <here>".into() },
+                details: serde_json::Value::Null,
+            })
+            .collect::<Vec<_>>();
+        let score = passed.iter().filter(|p| **p).count();
+        let scenarios = if error.is_some() { vec![] } else { vec![ScenarioVerdict::new("loads".into(), "001-loads".into(), false, checks)] };
+        Attempt {
+            candidate_index: index,
+            candidate_path: format!("mods/c{index}.js"),
+            round: 1,
+            passed: error.is_none() && score == passed.len(),
+            score,
+            max_score: passed.len(),
+            visible_score: score,
+            visible_max_score: passed.len(),
+            hidden_score: 0,
+            hidden_max_score: 0,
+            error: error.map(str::to_owned),
+            diagnostics: vec![],
+            scenarios,
+            artifacts_dir: String::new(),
+            duration_ms: 0,
+            proposal: None,
+            eval: None,
+        }
+    }
+
+    #[test]
+    fn grid_marks_passes_failures_and_candidates_never_evaluated() {
+        let report = RunReport {
+            kind: "modlearn_run_report".into(),
+            version: 1,
+            spec: SpecSummary { name: "s <x>".into(), slug: "s".into(), path: "s.json".into(), scenarios: 1 },
+            passed: true,
+            score: 2,
+            max_score: 2,
+            selected: None,
+            promoted_to: None,
+            attempts: vec![attempt(1, &[true, true], None), attempt(2, &[true, false], None), attempt(3, &[false, false], Some("no code"))],
+            learning: None,
+        };
+        let html = render_run_html(&report);
+        assert!(html.contains("<title>modlearn report: s &lt;x&gt;</title>"));
+        assert_eq!(html.matches(">✓</text>").count(), 3);
+        assert_eq!(html.matches(">✗</text>").count(), 1);
+        assert_eq!(html.matches(">!</text>").count(), 2, "both checks of the unevaluated candidate");
+        assert!(html.contains("#2 c2.js: loads › 2. mod_loads: failed &lt;here&gt;"));
+        assert!(!html.contains("Usage and cost"), "no usage section without a model");
+        assert!(!html.contains("<script"));
+    }
+}
