@@ -1,0 +1,142 @@
+//! The mutant report as text: the mutant table, why each survivor survives, and the coverage
+//! table.
+
+use modlearn_mutants::{MutantOutcome, MutantReport, RequirementCoverage};
+use tabled::settings::Style;
+use tabled::{Table, Tabled};
+
+/// Failed checks listed per mutant before the rest are counted.
+const KILLS_SHOWN: usize = 3;
+/// Requirement text shown in tables, in characters.
+const REQUIREMENT_WIDTH: usize = 60;
+
+#[derive(Tabled)]
+struct MutantRow {
+    #[tabled(rename = "mutant")]
+    mutant: &'static str,
+    #[tabled(rename = "result")]
+    result: &'static str,
+    #[tabled(rename = "score")]
+    score: String,
+    #[tabled(rename = "hidden")]
+    hidden: String,
+    #[tabled(rename = "killed by")]
+    killed_by: String,
+}
+
+#[derive(Tabled)]
+struct CoverageRow {
+    #[tabled(rename = "#")]
+    number: usize,
+    #[tabled(rename = "requirement")]
+    requirement: String,
+    #[tabled(rename = "checked by")]
+    checked_by: String,
+}
+
+/// Everything `modlearn validate --mutants` prints after the summary line.
+pub fn mutant_report(report: &MutantReport) -> String {
+    let survivors: Vec<&MutantOutcome> = report.survivors().collect();
+    let mut out = format!(
+        "mutants: {} killed, {} survived\nmutant data: reminder text: {}; rewrite args: {}\n",
+        report.mutants.len() - survivors.len(),
+        survivors.len(),
+        report.reminder_source,
+        report.rewrite_source
+    );
+    let mut table = Table::new(report.mutants.iter().map(mutant_row));
+    table.with(Style::sharp());
+    out.push_str(&format!("{table}\n"));
+
+    if !survivors.is_empty() {
+        out.push_str("\nsurvivors:\n");
+        for survivor in survivors {
+            out.push_str(&format!("- {}: {}\n", survivor.mutant.name(), survivor.description));
+            if let Some(why) = &survivor.why {
+                out.push_str(&format!("  why: {why}\n"));
+            }
+            out.push_str(&format!("  requirements nothing checks: {}\n", unchecked(report)));
+            if let Some(hint) = &survivor.kill_hint {
+                out.push_str(&format!("  to kill it: {hint}\n"));
+            }
+        }
+    }
+
+    let inferred = report.coverage.iter().flat_map(|row| &row.covered_by).any(|check| check.inferred);
+    out.push_str("\nrequirement coverage");
+    if inferred {
+        out.push_str(" (~ inferred from shared words; set `covers` on a scenario to state it)");
+    }
+    out.push_str(":\n");
+    let mut table = Table::new(report.coverage.iter().map(coverage_row));
+    table.with(Style::sharp());
+    out.push_str(&format!("{table}\n"));
+    if !report.uncovered.is_empty() {
+        let numbers: Vec<String> = report.uncovered.iter().map(usize::to_string).collect();
+        out.push_str(&format!("uncovered: requirement(s) {}\n", numbers.join(", ")));
+    }
+    out
+}
+
+fn mutant_row(outcome: &MutantOutcome) -> MutantRow {
+    let mut killed_by: Vec<String> = outcome
+        .killed_by
+        .iter()
+        .take(KILLS_SHOWN)
+        .map(|check| {
+            let hidden = if check.hidden { " (hidden)" } else { "" };
+            format!("{}{hidden}: {}", check.scenario, check.label)
+        })
+        .collect();
+    if outcome.killed_by.len() > KILLS_SHOWN {
+        killed_by.push(format!("(+{} more)", outcome.killed_by.len() - KILLS_SHOWN));
+    }
+    MutantRow {
+        mutant: outcome.mutant.name(),
+        result: if outcome.survived { "SURVIVED" } else { "killed" },
+        score: format!("{}/{}", outcome.score, outcome.max_score),
+        hidden: if outcome.hidden_max_score == 0 {
+            "-".to_owned()
+        } else {
+            format!("{}/{}", outcome.hidden_score, outcome.hidden_max_score)
+        },
+        killed_by: if killed_by.is_empty() { "-".to_owned() } else { killed_by.join("\n") },
+    }
+}
+
+/// The requirements no assertion checks, each with the start of its text.
+fn unchecked(report: &MutantReport) -> String {
+    if report.uncovered.is_empty() {
+        return "none".to_owned();
+    }
+    let listed: Vec<String> = report
+        .uncovered
+        .iter()
+        .filter_map(|number| report.coverage.get(number - 1))
+        .map(|row| format!("{} ({})", row.number, shorten(&row.text)))
+        .collect();
+    listed.join("; ")
+}
+
+fn coverage_row(row: &RequirementCoverage) -> CoverageRow {
+    let checked_by: Vec<String> = row
+        .covered_by
+        .iter()
+        .map(|check| format!("{}: {}{}", check.scenario, check.label, if check.inferred { " ~" } else { "" }))
+        .collect();
+    CoverageRow {
+        number: row.number,
+        requirement: shorten(&row.text),
+        checked_by: if checked_by.is_empty() { "UNCOVERED".to_owned() } else { checked_by.join("\n") },
+    }
+}
+
+/// The first [`REQUIREMENT_WIDTH`] characters of one line of `text`, with `…` when cut.
+fn shorten(text: &str) -> String {
+    let flat = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    if flat.chars().count() <= REQUIREMENT_WIDTH {
+        return flat;
+    }
+    let cut: String = flat.chars().take(REQUIREMENT_WIDTH - 1).collect();
+    format!("{}…", cut.trim_end())
+}

@@ -1,0 +1,137 @@
+//! Evaluates every mutant against a spec with the real evaluator and says which survive.
+
+use std::path::PathBuf;
+
+use modlearn_runner::{EvalSettings, evaluate_source};
+use modlearn_spec::{ModLearningSpec, ResolvedScenario};
+use serde::Serialize;
+
+use crate::catalog::Mutant;
+use crate::coverage::{RequirementCoverage, coverage};
+use crate::data::MutantData;
+
+/// How every mutant fared against a spec, and what the spec's assertions cover.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct MutantReport {
+    /// One entry per mutant, in [`Mutant::ALL`] order.
+    pub mutants: Vec<MutantOutcome>,
+    /// Every requirement with the assertions that check it.
+    pub coverage: Vec<RequirementCoverage>,
+    /// Numbers of the requirements no assertion checks.
+    pub uncovered: Vec<usize>,
+    /// Where the reminder text of `only-reminder` and `never-disposes` came from.
+    pub reminder_source: String,
+    /// Where the args of `rewrite-everything` came from.
+    pub rewrite_source: String,
+}
+
+impl MutantReport {
+    /// The mutants that passed every check.
+    pub fn survivors(&self) -> impl Iterator<Item = &MutantOutcome> {
+        self.mutants.iter().filter(|outcome| outcome.survived)
+    }
+}
+
+/// One mutant's result.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct MutantOutcome {
+    /// The mutant.
+    pub mutant: Mutant,
+    /// What it does wrong.
+    pub description: String,
+    /// It passed every check, hidden scenarios included.
+    pub survived: bool,
+    /// Passed checks.
+    pub score: usize,
+    /// All checks.
+    pub max_score: usize,
+    /// Passed checks in hidden scenarios.
+    pub hidden_score: usize,
+    /// Checks in hidden scenarios.
+    pub hidden_max_score: usize,
+    /// The checks it failed.
+    pub killed_by: Vec<KillingCheck>,
+    /// For a survivor: what the spec fails to check.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub why: Option<String>,
+    /// For a survivor: what kind of check would catch it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub kill_hint: Option<String>,
+}
+
+/// A check a mutant failed.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct KillingCheck {
+    /// The scenario.
+    pub scenario: String,
+    /// Whether the scenario is hidden.
+    pub hidden: bool,
+    /// Letta's check label.
+    pub label: String,
+    /// Why it failed.
+    pub message: String,
+}
+
+/// Renders every mutant with data from `spec`, evaluates each in its own engine as
+/// `modlearn eval` would (`settings`), and adds the coverage table.
+pub fn run_mutants(spec: &ModLearningSpec, scenarios: &[ResolvedScenario], settings: &EvalSettings) -> MutantReport {
+    let data = MutantData::from_spec(spec, scenarios);
+    let jobs = settings.jobs.max(1);
+    let mut mutants = Vec::with_capacity(Mutant::ALL.len());
+    // Each engine lives on the thread that made it; `jobs` mutants are judged at once.
+    for chunk in Mutant::ALL.chunks(jobs) {
+        std::thread::scope(|scope| {
+            let handles: Vec<_> = chunk
+                .iter()
+                .map(|&mutant| {
+                    let data = &data;
+                    scope.spawn(move || evaluate_mutant(mutant, data, scenarios, settings))
+                })
+                .collect();
+            mutants.extend(handles.into_iter().map(|handle| handle.join().expect("a mutant's evaluation does not panic")));
+        });
+    }
+    let coverage = coverage(spec);
+    let uncovered = coverage.iter().filter(|row| row.covered_by.is_empty()).map(|row| row.number).collect();
+    MutantReport {
+        mutants,
+        coverage,
+        uncovered,
+        reminder_source: data.reminder.source.clone(),
+        rewrite_source: data.rewrite.source.clone(),
+    }
+}
+
+fn evaluate_mutant(mutant: Mutant, data: &MutantData, scenarios: &[ResolvedScenario], settings: &EvalSettings) -> MutantOutcome {
+    let path = PathBuf::from(format!("mutants/{}.js", mutant.name()));
+    let evaluation = evaluate_source(0, &path, mutant.render(data), scenarios, &settings.engine);
+    let verdict = &evaluation.verdict;
+    let killed_by: Vec<KillingCheck> = verdict
+        .scenarios
+        .iter()
+        .flat_map(|scenario| {
+            scenario.checks.iter().filter(|check| !check.passed).map(|check| KillingCheck {
+                scenario: scenario.name.clone(),
+                hidden: scenario.hidden,
+                label: check.label.clone(),
+                message: check.message.clone(),
+            })
+        })
+        .collect();
+    let survived = verdict.passed && evaluation.error.is_none();
+    MutantOutcome {
+        mutant,
+        description: mutant.description().to_owned(),
+        survived,
+        score: verdict.score,
+        max_score: verdict.max_score,
+        hidden_score: verdict.hidden_score,
+        hidden_max_score: verdict.hidden_max_score,
+        killed_by,
+        why: survived.then(|| mutant.blind_spot().to_owned()),
+        kill_hint: survived.then(|| mutant.kill_hint().to_owned()),
+    }
+}
