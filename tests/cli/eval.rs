@@ -252,3 +252,27 @@ fn the_readme_tour_shows_real_output() {
     let table: String = rendered.stdout.lines().take_while(|line| !line.starts_with("report:")).map(|l| format!("{l}\n")).collect();
     assert!(readme.contains(&table), "README's eval tour is stale:\n{table}");
 }
+
+#[test]
+fn lifecycle_spec_report_names_what_leaked() {
+    let context = TestContext::new();
+    let run_dir = context.path("lifecycle");
+    let mut args = vec!["eval", "specs/lifecycle.json"];
+    let candidates = [
+        "candidates/lifecycle/good-notes.ts",
+        "candidates/lifecycle/leaks-interval.js",
+        "candidates/lifecycle/polls-forever.js",
+        "candidates/lifecycle/throws-in-disposer.js",
+        "candidates/lifecycle/breaks-abort.js",
+        "candidates/lifecycle/registers-twice-on-reload.js",
+        "candidates/lifecycle/random-tips.js",
+        "candidates/lifecycle/shared-across-conversations.js",
+    ];
+    args.extend(candidates);
+    args.extend(["--run-dir", run_dir.to_str().unwrap()]);
+    let rendered = context.run(&args);
+    assert_eq!(rendered.code, 0);
+    insta::assert_snapshot!("eval-lifecycle-table", rendered.text);
+    let report = std::fs::read_to_string(run_dir.join("report.md")).unwrap();
+    insta::assert_snapshot!("eval-lifecycle-report.md", context.filter(&report));
+}

@@ -12,6 +12,9 @@ fn help_of_every_command() {
         vec!["validate", "--help"],
         vec!["schema", "--help"],
         vec!["bench", "--help"],
+        vec!["check", "--help"],
+        vec!["report", "--help"],
+        vec!["guide", "--help"],
     ] {
         let rendered = context.run(&args);
         assert_eq!(rendered.code, 0);

@@ -2,8 +2,15 @@
 #![allow(clippy::print_stderr, reason = "tests report skipped parts on stderr")]
 
 mod architecture;
+mod check;
 mod common;
+mod compare;
 mod eval;
 mod help;
+mod report;
+mod mutants;
+mod prompt;
 mod run;
+mod run_agent;
+mod scripted;
 mod validate;

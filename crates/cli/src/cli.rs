@@ -28,13 +28,28 @@ pub enum Command {
     /// Evaluate existing candidate mod files against a spec, select the best
     #[command(after_help = "Exit status: 0 when the selected candidate passes, 1 when none passes, 2 on a usage or spec error.")]
     Eval(EvalArgs),
-    /// Check a spec without running anything
-    #[command(after_help = "Exit status: 0 when the spec is valid (warnings go to stderr), 2 with every problem listed otherwise.")]
+    /// Check a spec; with --mutants, also whether it is strong enough to reject wrong mods
+    #[command(after_help = "Exit status: 0 when the spec is valid (warnings go to stderr) and, with --mutants, every mutant is killed; 1 when a mutant survives; 2 with every problem listed when the spec is invalid.")]
     Validate(ValidateArgs),
     /// Print the JSON Schema of the spec format
     Schema,
     /// Measure evaluation throughput and latency
     Bench(BenchArgs),
+    /// Pin what mod authors see: compare mods' diagnostics and registrations with a snapshot file
+    #[command(after_help = CHECK_AFTER_HELP)]
+    Check(CheckArgs),
+    /// Re-render a run's reports (report.md, report.json, report.html) from its stored artifacts
+    #[command(after_help = "Runs nothing: no engine, no model. Exit status: 0 when the reports were written, 2 when the directory is not a finished run or an artifact is missing or corrupt.")]
+    Report(RunDirArgs),
+    /// Rewrite a run's proposer guide and history.md from its stored history.json
+    #[command(after_help = "Exit status: 0 when the guide was written, 2 when the directory is not a run or history.json is missing or corrupt.")]
+    Guide(RunDirArgs),
+    /// Compare models on specs: run every (model, spec, repeat) job, rank the models, test the differences
+    #[command(after_help = COMPARE_AFTER_HELP)]
+    Compare(CompareArgs),
+    /// Combine the shard directories of one `modlearn compare --shard I/N` into one leaderboard
+    #[command(after_help = "Refuses (exit 2) directories of different comparisons, the same shard twice, and missing shards.\n\nExit status: 0 when every job finished, 1 when the budget stopped some, 2 on a usage error.")]
+    Merge(MergeArgs),
 }
 
 /// Limits for each candidate's engine.
@@ -77,7 +92,28 @@ pub struct EvalArgs {
     pub json: bool,
 
     #[command(flatten)]
+    pub eval_model: EvalModelArgs,
+
+    /// Response cache directory for --eval-model turns [default: ~/.cache/modlearn/responses]
+    #[arg(long, value_name = "DIR", requires = "eval_model")]
+    pub cache_dir: Option<PathBuf>,
+
+    #[command(flatten)]
     pub engine: EngineArgs,
+}
+
+/// The model acting as the agent of prompt scenarios.
+#[derive(Debug, Args, Clone)]
+pub struct EvalModelArgs {
+    /// Run prompt scenarios with this model as the agent, PROVIDER:NAME (openai: or anthropic:, a
+    /// model that makes tool calls); without it their markers count and fail as not run
+    #[arg(long, value_name = "P:NAME")]
+    pub eval_model: Option<String>,
+
+    /// Base URL of the eval model's API [default: --base-url for run, else OPENAI_BASE_URL or
+    /// ANTHROPIC_BASE_URL]
+    #[arg(long, value_name = "URL", requires = "eval_model")]
+    pub eval_base_url: Option<String>,
 }
 
 const RUN_AFTER_HELP: &str = "Models: openai:NAME (OPENAI_API_KEY, OPENAI_BASE_URL; any OpenAI-compatible server such as vLLM, llama.cpp or Ollama via --base-url), anthropic:NAME (ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL), local:smollm2-135m (embedded 135M demo model; the default when no model is configured; it rarely writes a passing mod). MODLEARN_MODEL sets the default model.
@@ -143,12 +179,36 @@ pub struct RunArgs {
     #[arg(long, value_name = "T", default_value_t = 0.7)]
     pub temperature: f32,
 
+    /// How each candidate is proposed: one completion, or an agent session in which the model reads
+    /// the run directory with tools (list, read, search) and calls write_candidate; agent needs an
+    /// openai: or anthropic: model with tool calls [default: completion]
+    #[arg(long, value_name = "KIND", value_enum)]
+    pub proposer: Option<ProposerKind>,
+
+    /// Model turns per candidate with --proposer agent [default: 12]
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=100))]
+    pub agent_steps: Option<u32>,
+
     /// Print the report as JSON on stdout instead of the table
     #[arg(long)]
     pub json: bool,
 
     #[command(flatten)]
+    pub eval_model: EvalModelArgs,
+
+    #[command(flatten)]
     pub engine: EngineArgs,
+}
+
+/// How `modlearn run` asks for each candidate.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ProposerKind {
+    // No doc comments here: clap would show them and switch `run --help` to its long layout.
+    #[allow(missing_docs)]
+    Completion,
+    #[allow(missing_docs)]
+    Agent,
 }
 
 /// `modlearn validate`.
@@ -157,6 +217,141 @@ pub struct ValidateArgs {
     /// The spec to check
     #[arg(value_name = "SPEC")]
     pub spec: PathBuf,
+
+    /// Also evaluate built-in wrong mods against the spec and list each that passes every check,
+    /// with a table of which requirement each check covers
+    #[arg(long)]
+    pub mutants: bool,
+
+    /// Print the mutant report as JSON on stdout instead of tables
+    #[arg(long, requires = "mutants")]
+    pub json: bool,
+}
+
+const COMPARE_AFTER_HELP: &str = "Every (model, spec, repeat) job is a `modlearn run` in its own directory under --out (runs/<model>/<spec>/r<k>); a rerun with the same --out skips finished jobs. Writes leaderboard.json, leaderboard.md, leaderboard.html and leaderboard.junit.xml. With --shard I/N only that slice runs and shard.json records it; combine the shard directories with `modlearn merge`.
+
+Exit status: 0 when every job finished, 1 when the budget stopped some, 2 on a usage, spec or configuration error.";
+
+/// `modlearn compare`.
+#[derive(Debug, Args)]
+pub struct CompareArgs {
+    /// The ModLearningSpecs to compare the models on
+    #[arg(value_name = "SPEC", required = true)]
+    pub specs: Vec<PathBuf>,
+
+    /// A model to compare, PROVIDER:NAME; give one --model per model
+    #[arg(long = "model", value_name = "PROVIDER:NAME", required = true)]
+    pub models: Vec<String>,
+
+    /// Proposals per round
+    #[arg(long, short = 'n', value_name = "N", default_value_t = 4, value_parser = clap::value_parser!(u64).range(1..=1000))]
+    pub candidates: u64,
+
+    /// Rounds at most (later rounds see earlier results)
+    #[arg(long, value_name = "R", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=100))]
+    pub rounds: u32,
+
+    /// Runs per (model, spec), each with fresh sampling seeds; more repeats give the paired test more power
+    #[arg(long, value_name = "K", default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=1000))]
+    pub repeat: u64,
+
+    /// Base URL of the model API (OpenAI-compatible servers, proxies)
+    #[arg(long, value_name = "URL")]
+    pub base_url: Option<String>,
+
+    /// Where to write the comparison [default: reports/compare-<timestamp>]
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<PathBuf>,
+
+    /// Stop asking for proposals once this many US dollars are spent, all jobs together
+    #[arg(long, value_name = "USD")]
+    pub max_usd: Option<f64>,
+
+    /// Run only slice I of N of the job list (for CI matrices and indexed jobs)
+    #[arg(long, value_name = "I/N")]
+    pub shard: Option<String>,
+
+    /// Model requests in flight at most, and jobs running at once at most, over all jobs
+    #[arg(long, value_name = "C", default_value_t = 8, value_parser = clap::value_parser!(u64).range(1..=256))]
+    pub concurrency: u64,
+
+    /// Response cache directory [default: ~/.cache/modlearn/responses]
+    #[arg(long, value_name = "DIR")]
+    pub cache_dir: Option<PathBuf>,
+
+    /// Price overrides: JSON {"model-prefix": {"input": USD/1M, "output": USD/1M}}
+    #[arg(long, value_name = "FILE")]
+    pub prices: Option<PathBuf>,
+
+    /// Output token cap per proposal
+    #[arg(long, value_name = "N", default_value_t = 4096, value_parser = clap::value_parser!(u32).range(16..=200_000))]
+    pub max_tokens: u32,
+
+    /// Sampling temperature
+    #[arg(long, value_name = "T", default_value_t = 0.7)]
+    pub temperature: f32,
+
+    /// Print leaderboard.json (with --shard: shard.json) on stdout instead of the summary
+    #[arg(long)]
+    pub json: bool,
+
+    #[command(flatten)]
+    pub engine: EngineArgs,
+}
+
+/// `modlearn merge`.
+#[derive(Debug, Args)]
+pub struct MergeArgs {
+    /// The --out directories of every shard of one comparison
+    #[arg(value_name = "DIR", required = true)]
+    pub dirs: Vec<PathBuf>,
+
+    /// Where to write the merged leaderboard [default: reports/compare-merged-<timestamp>]
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<PathBuf>,
+
+    /// Print leaderboard.json on stdout instead of the summary
+    #[arg(long)]
+    pub json: bool,
+}
+
+const CHECK_AFTER_HELP: &str = "A directory is walked recursively: every .js, .mjs, .ts and .tsx file is a mod (not .d.ts files, not names starting with '.', not node_modules), in path order. Each mod is loaded in its own engine under each --profile, then disposed; its diagnostics (without paths, positions or stacks) and what it registered are compared with the snapshot, whose keys are paths relative to the snapshot file's directory.
+
+Exit status: 0 when nothing drifted (or with --accept, once the snapshot is written), 1 when a mod changed, is new or vanished, 2 on a usage error or a missing or invalid snapshot.";
+
+/// `modlearn check`.
+#[derive(Debug, Args)]
+pub struct CheckArgs {
+    /// Mod files, or directories walked for mod files
+    #[arg(value_name = "MOD-OR-DIR", required = true)]
+    pub mods: Vec<PathBuf>,
+
+    /// The snapshot file (JSON; commit it beside the mods)
+    #[arg(long, value_name = "FILE")]
+    pub snapshot: PathBuf,
+
+    /// Write what the mods show now as the snapshot instead of comparing
+    #[arg(long)]
+    pub accept: bool,
+
+    /// Capability profile to load every mod under; repeat for several [default: engine]
+    #[arg(long = "profile", value_name = "NAME", value_parser = clap::builder::PossibleValuesParser::new(modlearn_check::PROFILES))]
+    pub profiles: Vec<String>,
+
+    /// Also write JUnit XML here: one test case per mod and profile
+    #[arg(long, value_name = "FILE")]
+    pub junit: Option<PathBuf>,
+
+    #[command(flatten)]
+    pub engine: EngineArgs,
+}
+
+/// `modlearn report` and `modlearn guide`.
+#[derive(Debug, Args)]
+pub struct RunDirArgs {
+    /// A run directory written by `modlearn run` or `modlearn eval`
+    #[arg(value_name = "RUN-DIR")]
+    pub run_dir: PathBuf,
 }
 
 /// `modlearn bench`.

@@ -67,6 +67,16 @@ impl From<modlearn_spec::SpecError> for CliError {
     }
 }
 
+impl From<modlearn_spec::EnvError> for CliError {
+    fn from(error: modlearn_spec::EnvError) -> CliError {
+        let rendered = error.to_string();
+        let mut lines = rendered.lines();
+        let message = lines.next().unwrap_or("invalid environment").to_owned();
+        let hint = "envs/README.md describes environments; `envs/coding-agent/env.json` is the default";
+        CliError { message, details: lines.map(str::to_owned).collect(), hints: vec![hint.to_owned()], code: USAGE }
+    }
+}
+
 impl From<modlearn_record::WriteError> for CliError {
     fn from(error: modlearn_record::WriteError) -> CliError {
         CliError { message: error.to_string(), details: Vec::new(), hints: Vec::new(), code: FAILURE }

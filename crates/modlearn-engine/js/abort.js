@@ -4,6 +4,9 @@
 
 const kAbort = Symbol("abort");
 
+/** Where errors thrown by abort listeners go (`reason` is the abort reason); set by the host. */
+export const abortHooks = { onListenerError: (_error, _reason) => {} };
+
 /** The signal half of an AbortController. */
 export class AbortSignal {
   #aborted = false;
@@ -40,10 +43,19 @@ export class AbortSignal {
     const event = { type: "abort", target: this };
     const listeners = this.#listeners;
     this.#listeners = listeners.filter((entry) => !entry.once);
-    if (typeof this.onabort === "function") this.onabort.call(this, event);
+    // As with an EventTarget, a throwing listener does not stop abort() or
+    // the other listeners; its error is reported instead.
+    const call = (fn, self) => {
+      try {
+        fn.call(self, event);
+      } catch (error) {
+        abortHooks.onListenerError(error, this.#reason);
+      }
+    };
+    if (typeof this.onabort === "function") call(this.onabort, this);
     for (const { listener } of listeners) {
-      if (typeof listener === "function") listener.call(this, event);
-      else if (listener && typeof listener.handleEvent === "function") listener.handleEvent(event);
+      if (typeof listener === "function") call(listener, this);
+      else if (listener && typeof listener.handleEvent === "function") call(listener.handleEvent, listener);
     }
   }
   static abort(reason) {

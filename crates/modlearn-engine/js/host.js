@@ -15,6 +15,8 @@ import { createRegistry } from "./registry.js";
 import { freshContext } from "./context.js";
 import { toJson } from "./json.js";
 import { OPERATIONS } from "./operations.js";
+import { installPromiseTracking, recordGlobalBaseline } from "./lifecycle.js";
+import { abortHooks } from "./abort.js";
 
 const core = installSandbox(globalThis);
 
@@ -226,6 +228,14 @@ class Host {
 }
 
 const host = new Host();
+// Lifecycle checks: tag promises mod code constructs (a stack with any of the
+// candidate's frames; host frames are filtered out by prepareStackTrace), and
+// remember the globals that exist before any mod runs.
+installPromiseTracking(globalThis, () => host.lastOwner, () => /\n {4}at /.test(new Error().stack ?? ""));
+recordGlobalBaseline(globalThis);
+// A throwing letta.signal listener must not break the abort (and the dispose) it runs in.
+abortHooks.onListenerError = (error, reason) =>
+  host.record({ owner: host.lastOwner, phase: reason === "mod activation failed" ? "activate" : "dispose", error });
 
 clock.currentOwner = () => host.lastOwner;
 clock.onTimerError = (error, owner) => host.record({ owner: owner ?? host.lastOwner, phase: "timer", error });

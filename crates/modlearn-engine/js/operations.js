@@ -9,6 +9,7 @@ import { beginEmission, applyResult, finishEmission, handlerFailed, snapshotBefo
 import { removeOwnerCapabilities } from "./registry.js";
 import { scanRemovedApis } from "./source-scan.js";
 import { CheckPermissionsOperation, RunCommandOperation, RunToolOperation } from "./invocations.js";
+import { CapabilitiesOperation, ControlOperation, LeaksOperation, SettleOperation, checkedDispose } from "./lifecycle.js";
 
 /**
  * Loads one mod file: scan, import, activate. Arguments: `specifier` (what
@@ -228,4 +229,10 @@ export const OPERATIONS = Object.freeze({
   runTool: RunToolOperation,
   checkPermissions: CheckPermissionsOperation,
   runCommand: RunCommandOperation,
+  // Lifecycle checks (lifecycle.js).
+  checkedDispose: checkedDispose(DisposeOperation),
+  settle: SettleOperation,
+  leaks: LeaksOperation,
+  control: ControlOperation,
+  capabilities: CapabilitiesOperation,
 });

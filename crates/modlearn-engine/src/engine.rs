@@ -264,7 +264,7 @@ impl Engine {
     }
 
     /// Runs one host operation step by step, each step under its own budget.
-    fn run_operation<T: DeserializeOwned>(&mut self, operation: Value) -> Result<T, EngineError> {
+    pub(crate) fn run_operation<T: DeserializeOwned>(&mut self, operation: Value) -> Result<T, EngineError> {
         let StepCount { steps } = self.call("start", &operation)?;
         for index in 0..steps {
             if let StepEnd::Stopped { fault, message } = self.run_step(index)? {

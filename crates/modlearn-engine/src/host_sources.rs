@@ -27,6 +27,7 @@ host_sources!(
     "invocations.js",
     "json.js",
     "letta.js",
+    "lifecycle.js",
     "operations.js",
     "permission-compose.js",
     "platform.js",

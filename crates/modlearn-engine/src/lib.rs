@@ -13,6 +13,7 @@
 
 mod engine;
 mod host_sources;
+mod lifecycle;
 #[doc(hidden)]
 pub mod js_tests;
 mod loader;

@@ -38,3 +38,8 @@ fn command_runtime() {
 fn permission_compose() {
     run("permission-compose.test.js");
 }
+
+#[test]
+fn lifecycle() {
+    run("lifecycle.test.js");
+}

@@ -5,8 +5,14 @@
 //! Each scenario gets a fresh load generation (a fresh module instance and
 //! registry), the way Letta's harness reloads the mod per scenario. One
 //! engine serves all scenarios of a candidate unless a stopped mod leaves it
-//! unusable, in which case the next scenario gets a new engine.
+//! unusable, in which case the next scenario gets a new engine (and a scenario
+//! whose environment sets another profile or ctx gets one configured for it).
+//! A scripted scenario also runs a headless agent session ([`session`]) on a
+//! fresh load of the candidate, after its probes.
 #![deny(missing_docs)]
+
+mod lifecycle;
+pub mod session;
 
 use std::path::Path;
 use std::time::{Duration, Instant};
@@ -20,6 +26,31 @@ use serde::Serialize;
 pub struct ScenarioPlan {
     /// What to do after loading the candidate.
     pub probes: Vec<Probe>,
+    /// The environment's capability profile and ctx values, replacing the engine options' own.
+    pub host: Option<HostSettings>,
+    /// A headless session run after the probes, on a fresh load of the candidate.
+    pub session: Option<session::SessionPlan>,
+}
+
+/// What an environment sets on the engine a scenario runs in.
+#[derive(Clone, Debug, PartialEq)]
+pub struct HostSettings {
+    /// Capability profile name (`headless`, `tui`, ...).
+    pub profile: String,
+    /// ctx values replacing the defaults.
+    pub context: Option<serde_json::Value>,
+}
+
+impl ScenarioPlan {
+    /// The engine options this scenario runs under.
+    fn engine_options(&self, base: &EngineOptions) -> EngineOptions {
+        let mut options = base.clone();
+        if let Some(host) = &self.host {
+            options.profile = host.profile.clone();
+            options.context = host.context.clone();
+        }
+        options
+    }
 }
 
 /// What happened in one scenario.
@@ -32,6 +63,9 @@ pub struct ScenarioRun {
     pub snapshot: Option<RegistrySnapshot>,
     /// What the candidate printed.
     pub console: Vec<ConsoleLine>,
+    /// The headless session, when the scenario has one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub session: Option<session::SessionOutcome>,
     /// Wall time of the scenario.
     #[serde(skip)]
     pub elapsed: Duration,
@@ -46,20 +80,23 @@ pub fn exercise(
     options: &EngineOptions,
 ) -> Result<Vec<ScenarioRun>, EngineError> {
     let candidate = CandidateFile { path: candidate_path, source };
-    let mut engine: Option<Engine> = None;
+    // The engine and the environment it was configured for; another environment needs another engine.
+    let mut engine: Option<(Engine, Option<HostSettings>)> = None;
     let mut runs = Vec::with_capacity(plans.len());
     for plan in plans {
         let started = Instant::now();
+        let scenario_options = plan.engine_options(options);
         let mut current = match engine.take() {
-            Some(engine) => engine,
-            None => Engine::new(options.clone())?,
+            Some((engine, host)) if host == plan.host => engine,
+            _ => Engine::new(scenario_options.clone())?,
         };
         let mut observations = Vec::with_capacity(plan.probes.len());
-        let outcome = run_scenario(&mut current, &candidate, plan, &mut observations);
+        let mut session = None;
+        let outcome = run_scenario(&mut current, &candidate, plan, &scenario_options, &mut observations, &mut session);
         let run = match outcome {
             Ok((snapshot, console)) => {
-                engine = Some(current);
-                ScenarioRun { observations, snapshot: Some(snapshot), console, elapsed: started.elapsed() }
+                engine = Some((current, plan.host.clone()));
+                ScenarioRun { observations, snapshot: Some(snapshot), console, session, elapsed: started.elapsed() }
             }
             Err(error) => {
                 tracing::warn!(candidate = %candidate_path.display(), %error, "engine left unusable; starting a new one");
@@ -67,7 +104,7 @@ pub fn exercise(
                 while observations.len() < plan.probes.len() {
                     observations.push(Observation::EngineFailure { message: message.clone() });
                 }
-                ScenarioRun { observations, snapshot: None, console: Vec::new(), elapsed: started.elapsed() }
+                ScenarioRun { observations, snapshot: None, console: Vec::new(), session, elapsed: started.elapsed() }
             }
         };
         runs.push(run);
@@ -79,15 +116,36 @@ fn run_scenario(
     engine: &mut Engine,
     candidate: &CandidateFile<'_>,
     plan: &ScenarioPlan,
+    options: &EngineOptions,
     observations: &mut Vec<Observation>,
+    session: &mut Option<session::SessionOutcome>,
 ) -> Result<(RegistrySnapshot, Vec<ConsoleLine>), EngineError> {
     engine.new_generation()?;
     engine.load(candidate)?;
     for probe in &plan.probes {
+        if probe.is_lifecycle() {
+            // Lifecycle probes load the candidate in engines of their own.
+            let others: Vec<Probe> = plan.probes.iter().filter(|p| !p.is_lifecycle()).cloned().collect();
+            observations.push(lifecycle::observe_lifecycle(candidate, probe, &others, options));
+            continue;
+        }
         observations.push(observe(engine, probe)?);
     }
     let snapshot = engine.snapshot()?;
     engine.dispose()?;
+    if let Some(plan) = &plan.session {
+        // A fresh load, as Letta's headless run is a process of its own.
+        engine.new_generation()?;
+        engine.load(candidate)?;
+        // The session puts the ctx values the engine was configured with on its events.
+        let mut plan = plan.clone();
+        plan.env.context = options.context.clone();
+        let mut driver = plan.driver.driver();
+        let outcome = session::run_session(engine, &plan, driver.as_mut());
+        *session = Some(outcome);
+        // After an engine failure this dispose fails too, and the next scenario gets a new engine.
+        engine.dispose()?;
+    }
     let console = engine.take_console()?;
     Ok((snapshot, console))
 }
@@ -106,5 +164,8 @@ fn observe(engine: &mut Engine, probe: &Probe) -> Result<Observation, EngineErro
         }
         Probe::CheckPermissions { event } => Observation::PermissionChecked { check: engine.check_permissions(event)? },
         Probe::RunCommand { command, args } => Observation::CommandRan { run: engine.run_command(command, args)? },
+        lifecycle => Observation::EngineFailure {
+            message: format!("a lifecycle probe cannot run inside another one: {lifecycle:?}"),
+        },
     })
 }

@@ -26,6 +26,7 @@ fn tool_permission_and_command_probes_are_observed() {
             Probe::CheckPermissions { event: json!({ "toolName": "Bash", "args": { "command": "rm -rf /" } }) },
             Probe::RunCommand { command: "calls".to_owned(), args: "a 'b c'".to_owned() },
         ],
+        ..Default::default()
     };
     let runs = exercise(&path, MOD, &[plan.clone(), plan], &EngineOptions::default()).unwrap();
     for run in &runs {

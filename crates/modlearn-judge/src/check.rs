@@ -19,6 +19,11 @@ pub fn probe(assertion: &Assertion) -> Probe {
         Assertion::ToolRunReturns(a) => checks::tool_run_returns::probe(a),
         Assertion::PermissionDecides(a) => checks::permission_decides::probe(a),
         Assertion::CommandRuns(a) => checks::command_runs::probe(a),
+        Assertion::DisposesCleanly(a) => checks::disposes_cleanly::probe(a),
+        Assertion::ReloadIdempotent(a) => checks::reload_idempotent::probe(a),
+        Assertion::RunsUnderProfile(a) => checks::runs_under_profile::probe(a),
+        Assertion::Deterministic(a) => checks::deterministic::probe(a),
+        Assertion::IsolatedConversations(a) => checks::isolated_conversations::probe(a),
     }
 }
 
@@ -41,6 +46,11 @@ pub fn judge(index: usize, assertion: &Assertion, observation: &Observation) -> 
             Assertion::PermissionDecides(a) => checks::permission_decides::judge(a, observation),
             Assertion::CommandRegistered(a) => checks::command_registered::judge(a, observation),
             Assertion::CommandRuns(a) => checks::command_runs::judge(a, observation),
+            Assertion::DisposesCleanly(a) => checks::disposes_cleanly::judge(a, observation),
+            Assertion::ReloadIdempotent(a) => checks::reload_idempotent::judge(a, observation),
+            Assertion::RunsUnderProfile(a) => checks::runs_under_profile::judge(a, observation),
+            Assertion::Deterministic(a) => checks::deterministic::judge(a, observation),
+            Assertion::IsolatedConversations(a) => checks::isolated_conversations::judge(a, observation),
         },
     };
     CheckResult { label: assertion.label(index), kind: assertion.type_name().to_owned(), passed, message, details }

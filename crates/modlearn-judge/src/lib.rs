@@ -7,11 +7,13 @@
 #![deny(missing_docs)]
 
 mod check;
+mod markers;
 mod checks;
 mod score;
 mod text;
 
 pub use check::{judge, probe};
+pub use markers::{SessionTexts, session_marker_checks};
 pub use score::{compare_candidates, marker_checks_not_run, select};
 
 /// The agent id Letta's learning harness puts on events it emits.

@@ -26,8 +26,8 @@ pub fn select<'a>(verdicts: impl IntoIterator<Item = &'a CandidateVerdict>) -> O
         .map(|(index, _)| index)
 }
 
-/// Marker checks for a prompt scenario that `modlearn eval` cannot run:
-/// they count toward `maxScore` (as in Letta) and fail, saying why.
+/// Marker checks for a prompt scenario run without an eval model: they
+/// count toward `maxScore` (as in Letta) and fail, saying how to run them.
 pub fn marker_checks_not_run(kind: &str, markers: &[String], first_index: usize) -> Vec<CheckResult> {
     markers
         .iter()
@@ -36,7 +36,7 @@ pub fn marker_checks_not_run(kind: &str, markers: &[String], first_index: usize)
             label: format!("{}. {kind} {marker:?}", first_index + offset + 1),
             kind: kind.to_owned(),
             passed: false,
-            message: "prompt scenarios need a model-driven session, which `modlearn eval` does not run".to_owned(),
+            message: "not run: a prompt scenario needs a model acting as the agent; pass `--eval-model PROVIDER:NAME` (a model that makes tool calls) to run it".to_owned(),
             details: serde_json::Value::Null,
         })
         .collect()

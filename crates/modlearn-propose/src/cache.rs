@@ -4,6 +4,8 @@
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
+use serde::Serialize;
+use serde::de::DeserializeOwned;
 use serde_json::json;
 use sha2::{Digest, Sha256};
 
@@ -39,8 +41,7 @@ impl ResponseCache {
             "temperature": request.temperature,
             "seed": request.seed,
         });
-        let digest = Sha256::digest(canonical.to_string().as_bytes());
-        digest.iter().map(|byte| format!("{byte:02x}")).collect()
+        digest(&canonical)
     }
 
     /// Where the request's completion is (or would be) stored.
@@ -51,7 +52,18 @@ impl ResponseCache {
     /// The stored completion, if any. An unreadable or corrupt entry is a
     /// miss (the next store overwrites it).
     pub fn get(&self, request: &CompletionRequest) -> Option<Completion> {
-        let path = self.path(request);
+        self.load(&ResponseCache::key(request))
+    }
+
+    /// Stores `completion` atomically (a temporary file in the same
+    /// directory, then a rename), so readers never see half an entry.
+    pub fn put(&self, request: &CompletionRequest, completion: &Completion) -> std::io::Result<()> {
+        self.store(&ResponseCache::key(request), completion)
+    }
+
+    /// The value stored under `key`, if any; unreadable or corrupt is a miss.
+    pub(crate) fn load<T: DeserializeOwned>(&self, key: &str) -> Option<T> {
+        let path = self.dir.join(format!("{key}.json"));
         let text = match std::fs::read_to_string(&path) {
             Ok(text) => text,
             Err(error) if error.kind() == std::io::ErrorKind::NotFound => return None,
@@ -65,15 +77,20 @@ impl ResponseCache {
             .ok()
     }
 
-    /// Stores `completion` atomically (a temporary file in the same
-    /// directory, then a rename), so readers never see half an entry.
-    pub fn put(&self, request: &CompletionRequest, completion: &Completion) -> std::io::Result<()> {
+    /// Stores `value` under `key` atomically.
+    pub(crate) fn store(&self, key: &str, value: &impl Serialize) -> std::io::Result<()> {
         std::fs::create_dir_all(&self.dir)?;
         let mut file = tempfile::NamedTempFile::new_in(&self.dir)?;
-        file.write_all(&serde_json::to_vec_pretty(completion).map_err(std::io::Error::other)?)?;
-        file.persist(self.path(request)).map_err(|error| error.error)?;
+        file.write_all(&serde_json::to_vec_pretty(value).map_err(std::io::Error::other)?)?;
+        file.persist(self.dir.join(format!("{key}.json"))).map_err(|error| error.error)?;
         Ok(())
     }
+}
+
+/// The hex SHA-256 of a canonical JSON value.
+pub(crate) fn digest(canonical: &serde_json::Value) -> String {
+    let digest = Sha256::digest(canonical.to_string().as_bytes());
+    digest.iter().map(|byte| format!("{byte:02x}")).collect()
 }
 
 /// A proposer that answers from a [`ResponseCache`] when it can.

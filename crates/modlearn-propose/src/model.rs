@@ -142,6 +142,18 @@ pub enum ProposeError {
     /// Missing key, bad base URL, unknown model for the local provider.
     #[error("{0}")]
     Config(String),
+    /// The API refused the credentials (HTTP 401 or 403). No later request
+    /// can succeed either, so a run stops at once instead of failing every
+    /// candidate.
+    #[error("{message}")]
+    Auth {
+        /// What the server said, naming the model (keys redacted).
+        message: String,
+        /// What to fix: the environment variable or flag.
+        hint: String,
+        /// Every attempt.
+        attempts: Vec<HttpAttempt>,
+    },
     /// Every attempt failed (the attempts say how).
     #[error("no completion after {} attempt(s): {message}", attempts.len())]
     Failed {

@@ -61,6 +61,64 @@ pub fn generation_prompt(
 You answer with the complete source of one mod in a single fenced code block, and nothing the \
 harness would have to guess. The mod is loaded in a sandbox and judged by executable checks."
         .to_owned();
+    let mut user = task(spec, scenarios, slot, evidence);
+    user.push_str("\n\nReply with the complete mod in one ```ts code block.\n");
+    vec![Message { role: Role::System, content: system }, Message { role: Role::User, content: user }]
+}
+
+/// What an agent proposer is told about its working directory.
+#[derive(Clone, Debug)]
+pub struct AgentBrief {
+    /// Model turns at most.
+    pub max_steps: u32,
+    /// Earlier candidates' directories, relative to the run directory.
+    pub earlier_candidates: Vec<String>,
+    /// Whether `history.json`, `history.md` and `proposer-guide.md` are there.
+    pub history: bool,
+}
+
+/// Builds the system and user messages for an agent proposal: the task as
+/// for [`generation_prompt`], then where things are in the run directory
+/// and how to deliver the mod (the `write_candidate` tool).
+pub fn agent_prompt(
+    spec: &ModLearningSpec,
+    scenarios: &[ResolvedScenario],
+    slot: &Slot,
+    evidence: Option<&Evidence<'_>>,
+    brief: &AgentBrief,
+) -> Vec<Message> {
+    let system = "You write Letta Code mods: single ES modules that export activate(letta). \
+You work through tools over the run directory of a learning run, and deliver the mod by calling \
+write_candidate with its complete source. The mod is loaded in a sandbox and judged by executable checks."
+        .to_owned();
+    let mut user = task(spec, scenarios, slot, evidence);
+    user.push_str("\n\n## Working in the run directory\n\n");
+    user.push_str("Tools `list`, `read` and `search` look at the run directory (paths are relative to it); they change nothing.\n");
+    if brief.history {
+        user.push_str("- `history.json`, `history.md`: every earlier candidate's result, each failed check with expected against actual values.\n");
+        user.push_str("- `proposer-guide.md`: which candidates passed or failed each check, the most common failure causes, where to look first.\n");
+    }
+    if brief.earlier_candidates.is_empty() {
+        user.push_str("- There are no earlier candidates yet: write the mod from the task above.\n");
+    } else {
+        let dirs: Vec<String> = brief.earlier_candidates.iter().map(|dir| format!("`{dir}/`")).collect();
+        let _ = writeln!(
+            user,
+            "- Earlier candidates: {}; each has its source under `mods/`, per-scenario results in `eval/*/assertions.result.json` and its `proposal.json`.",
+            dirs.join(", ")
+        );
+    }
+    let _ = writeln!(
+        user,
+        "\nCall `write_candidate` once, with the complete source; it is saved as `{}` and ends your work. \
+You have at most {} turns; ending without `write_candidate` fails this candidate.",
+        slot.candidate_path, brief.max_steps
+    );
+    vec![Message { role: Role::System, content: system }, Message { role: Role::User, content: user }]
+}
+
+/// The task: everything but how to answer.
+fn task(spec: &ModLearningSpec, scenarios: &[ResolvedScenario], slot: &Slot, evidence: Option<&Evidence<'_>>) -> String {
     let mut user = String::new();
     let target = spec.target_mod_name.as_deref().unwrap_or("candidate.ts");
     let _ = writeln!(user, "# Task: {}\n", spec.name);
@@ -117,10 +175,9 @@ harness would have to guess. The mod is loaded in a sandbox and judged by execut
         user.push_str(MINIMAL_EXAMPLE);
     } else {
         user.push_str("\n## Mod API guide\n\n");
-        user.push_str(strip_front_matter(API_GUIDE));
+        user.push_str(strip_front_matter(API_GUIDE).trim_end());
     }
-    user.push_str("\n\nReply with the complete mod in one ```ts code block.\n");
-    vec![Message { role: Role::System, content: system }, Message { role: Role::User, content: user }]
+    user
 }
 
 const MINIMAL_EXAMPLE: &str = "```ts
@@ -167,6 +224,12 @@ fn evaluation_summary(scenarios: &[ResolvedScenario]) -> String {
         }
         if let Some(prompt) = scenario.prompt_to_run() {
             let _ = writeln!(out, "  - a model-driven session with the prompt: {}", one_line(prompt));
+        }
+        if let Some(script) = &scenario.script {
+            // The steps the simulated headless session plays, in the spec's own words.
+            let steps: Vec<String> = script.iter().map(|step| serde_json::to_string(step).unwrap_or_default()).collect();
+            let env = scenario.env_name().unwrap_or_default();
+            let _ = writeln!(out, "  - a scripted headless session in env `{env}` plays: {}", steps.join(", "));
         }
         for marker in &scenario.required_result_markers {
             let _ = writeln!(out, "  - the final answer must contain {marker:?}");
@@ -227,7 +290,8 @@ fn one_line(text: &str) -> String {
 /// Earlier candidates as concrete evidence, most useful first, cut to the budget.
 fn render_evidence(evidence: &Evidence<'_>) -> String {
     let mut out = String::from("\n## What earlier candidates did\n\n");
-    out.push_str("Full details: `history.json`, `history.md` and `proposer-guide.md` in the run directory; each candidate's `report.md` under its own directory.\n\n");
+    // Not the candidates' report.md: it lists hidden scenarios.
+    out.push_str("Full details: `history.json`, `history.md` and `proposer-guide.md` in the run directory.\n\n");
     let mut sections: Vec<String> = Vec::new();
     for attempt in evidence.attempts {
         let mut section = String::new();

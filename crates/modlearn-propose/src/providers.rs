@@ -10,7 +10,8 @@ use crate::http::{self, snippet};
 use crate::pricing::PriceTable;
 use crate::redact::{REDACTED, redact};
 use crate::retry::{Attempt, Failure, RetryPolicy, with_retries};
-use crate::{BoxFuture, Completion, CompletionRequest, ModelRef, ProposeError, Proposer, ProviderKind, Usage, anthropic, openai};
+use crate::toolchat::{self, AssistantTurn, ToolCall, ToolChat, TurnRequest};
+use crate::{BoxFuture, Completion, CompletionRequest, HttpAttempt, ModelRef, ProposeError, Proposer, ProviderKind, anthropic, openai};
 
 /// How to reach an HTTP provider.
 #[derive(Clone)]
@@ -129,27 +130,21 @@ fn check(model: &ModelRef, env: &Env, base_url: &str, origin: &str, api_key: Opt
 /// A proposer for an `openai:` or `anthropic:` model. `local:` models are
 /// not HTTP and are refused with a configuration error.
 pub fn http_proposer(model: &ModelRef, settings: ProviderSettings) -> Result<Box<dyn Proposer>, ProposeError> {
-    let Some(env) = env(model.provider) else {
-        return Err(ProposeError::Config(format!("`{model}` runs in-process, not over HTTP")));
-    };
-    let base_url = settings.base_url.clone().unwrap_or_else(|| env.default_base.to_owned());
-    // An empty key is no key: sending `Bearer ` would only confuse a server.
-    let key = settings.api_key.as_deref().filter(|key| !key.is_empty());
-    check(model, &env, &base_url, "the base URL", key)?;
-    let (url, pairs) = match model.provider {
-        ProviderKind::Openai => (openai::url(&base_url), openai::header_pairs(key)),
-        _ => (anthropic::url(&base_url), anthropic::header_pairs(key)),
-    };
-    Ok(Box::new(HttpProposer {
-        model: model.clone(),
-        url,
-        headers: http::headers(&pairs)?,
-        client: http::client(settings.timeout)?,
-        settings,
-    }))
+    Ok(Box::new(HttpModel::new(model, settings)?))
 }
 
-struct HttpProposer {
+/// A tool-calling client for an `openai:` or `anthropic:` model (the local
+/// model takes no tools and is refused with a configuration error).
+pub fn http_tool_chat(model: &ModelRef, settings: ProviderSettings) -> Result<Box<dyn ToolChat>, ProposeError> {
+    if model.provider == ProviderKind::Local {
+        return Err(ProposeError::Config(format!("`{model}` runs in-process and does not support tool calls")));
+    }
+    Ok(Box::new(HttpModel::new(model, settings)?))
+}
+
+/// One HTTP model endpoint: completions and tool turns share its client,
+/// retries, redaction and pricing.
+pub(crate) struct HttpModel {
     model: ModelRef,
     url: String,
     headers: HeaderMap,
@@ -157,33 +152,75 @@ struct HttpProposer {
     settings: ProviderSettings,
 }
 
-impl Proposer for HttpProposer {
-    fn complete<'a>(&'a self, request: &'a CompletionRequest) -> BoxFuture<'a, Result<Completion, ProposeError>> {
-        Box::pin(async move {
-            if request.model.provider != self.model.provider {
-                return Err(ProposeError::Config(format!("a `{}` request sent to the `{}` proposer", request.model, self.model)));
-            }
-            let body = match self.model.provider {
-                ProviderKind::Openai => openai::body(request),
-                _ => anthropic::body(request),
-            };
-            let secrets: Vec<&str> = self.settings.api_key.as_deref().into_iter().collect();
-            let started = Instant::now();
-            let ((text, usage), attempts) = with_retries(&self.settings.retry, &secrets, || self.attempt(&body, &secrets)).await?;
-            Ok(Completion {
-                text,
-                usage,
-                cost_usd: self.settings.prices.cost(&request.model.name, usage),
-                latency_ms: u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX),
-                attempts,
-                cached: false,
-            })
+impl HttpModel {
+    fn new(model: &ModelRef, settings: ProviderSettings) -> Result<HttpModel, ProposeError> {
+        let Some(env) = env(model.provider) else {
+            return Err(ProposeError::Config(format!("`{model}` runs in-process, not over HTTP")));
+        };
+        let base_url = settings.base_url.clone().unwrap_or_else(|| env.default_base.to_owned());
+        // An empty key is no key: sending `Bearer ` would only confuse a server.
+        let key = settings.api_key.as_deref().filter(|key| !key.is_empty());
+        check(model, &env, &base_url, "the base URL", key)?;
+        let (url, pairs) = match model.provider {
+            ProviderKind::Openai => (openai::url(&base_url), openai::header_pairs(key)),
+            _ => (anthropic::url(&base_url), anthropic::header_pairs(key)),
+        };
+        Ok(HttpModel {
+            model: model.clone(),
+            url,
+            headers: http::headers(&pairs)?,
+            client: http::client(settings.timeout)?,
+            settings,
         })
     }
-}
 
-impl HttpProposer {
-    async fn attempt(&self, body: &Value, secrets: &[&str]) -> Attempt<(String, Usage)> {
+    /// Every secret to keep out of what comes back.
+    pub(crate) fn secrets(&self) -> Vec<&str> {
+        self.settings.api_key.as_deref().into_iter().filter(|key| !key.is_empty()).collect()
+    }
+
+    fn check_model(&self, model: &ModelRef) -> Result<(), ProposeError> {
+        if model.provider != self.model.provider {
+            return Err(ProposeError::Config(format!("a `{model}` request sent to the `{}` client", self.model)));
+        }
+        Ok(())
+    }
+
+    /// POSTs `body` with retries; `parse` reads a 2xx body. Returns the
+    /// parsed answer, every attempt and the wall time in milliseconds.
+    pub(crate) async fn send<T>(
+        &self,
+        body: &Value,
+        parse: fn(&str) -> Result<T, String>,
+    ) -> Result<(T, Vec<HttpAttempt>, u64), ProposeError> {
+        let secrets = self.secrets();
+        let started = Instant::now();
+        match with_retries(&self.settings.retry, &secrets, || self.attempt(body, &secrets, parse)).await {
+            Ok((value, attempts)) => Ok((value, attempts, u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX))),
+            Err(ProposeError::Failed { message, attempts }) if attempts.last().is_some_and(|a| matches!(a.status, Some(401 | 403))) => {
+                Err(self.auth_error(message, attempts))
+            }
+            Err(error) => Err(error),
+        }
+    }
+
+    /// A refused key, with what to fix.
+    fn auth_error(&self, message: String, attempts: Vec<HttpAttempt>) -> ProposeError {
+        let message = format!("`{}` refused the request: {}", self.model, message.trim_end_matches(" (not retried)"));
+        let hint = match env(self.model.provider) {
+            Some(env) if self.secrets().is_empty() => {
+                format!("set `{}`: the server needs an API key and none was sent", env.key)
+            }
+            Some(env) => format!(
+                "check `{}`: the server refused it (a wrong key, or one without access to `{}`); `--base-url` or `{}` choose the server it is sent to",
+                env.key, self.model.name, env.base
+            ),
+            None => "check the model's credentials".to_owned(),
+        };
+        ProposeError::Auth { message, hint, attempts }
+    }
+
+    async fn attempt<T>(&self, body: &Value, secrets: &[&str], parse: fn(&str) -> Result<T, String>) -> Attempt<T> {
         let response = match http::post_json(&self.client, &self.url, self.headers.clone(), body, self.settings.timeout).await {
             Ok(response) => response,
             Err(failure) => return Attempt { status: None, retry_after: None, result: Err(failure) },
@@ -191,21 +228,75 @@ impl HttpProposer {
         let status = response.status;
         tracing::trace!(status, body = %redact(&response.body, secrets), "{} answered", self.model);
         let result = if (200..300).contains(&status) {
-            let parsed = match self.model.provider {
-                ProviderKind::Openai => openai::parse(&response.body),
-                _ => anthropic::parse(&response.body),
-            };
             // A 200 with a broken body is most often a flaky proxy: retry it.
-            parsed.map_err(Failure::retryable)
+            parse(&response.body).map_err(Failure::retryable)
         } else {
             let message = format!("HTTP {status}: {}", error_message(&response.body));
             Err(match status {
                 429 | 500.. => Failure::retryable(message),
-                401 | 403 => Failure::fatal(format!("{message} (hint: check the API key)")),
                 _ => Failure::fatal(message),
             })
         };
         Attempt { status: Some(status), retry_after: response.retry_after, result }
+    }
+}
+
+impl Proposer for HttpModel {
+    fn complete<'a>(&'a self, request: &'a CompletionRequest) -> BoxFuture<'a, Result<Completion, ProposeError>> {
+        Box::pin(async move {
+            self.check_model(&request.model)?;
+            let ((text, usage), attempts, latency_ms) = match self.model.provider {
+                ProviderKind::Openai => self.send(&openai::body(request), openai::parse).await?,
+                _ => self.send(&anthropic::body(request), anthropic::parse).await?,
+            };
+            Ok(Completion {
+                // A server that echoes the key back must not get it into an artifact.
+                text: redact(&text, &self.secrets()),
+                usage,
+                cost_usd: self.settings.prices.cost(&request.model.name, usage),
+                latency_ms,
+                attempts,
+                cached: false,
+            })
+        })
+    }
+}
+
+impl ToolChat for HttpModel {
+    fn turn<'a>(&'a self, request: &'a TurnRequest) -> BoxFuture<'a, Result<AssistantTurn, ProposeError>> {
+        Box::pin(async move {
+            self.check_model(&request.model)?;
+            let (parsed, attempts, latency_ms) = match self.model.provider {
+                ProviderKind::Openai => self.send(&toolchat::openai::body(request), toolchat::openai::parse).await?,
+                _ => self.send(&toolchat::anthropic::body(request), toolchat::anthropic::parse).await?,
+            };
+            let secrets = self.secrets();
+            let tool_calls = parsed
+                .tool_calls
+                .into_iter()
+                .map(|call| ToolCall { arguments: redact_value(call.arguments, &secrets), ..call })
+                .collect();
+            Ok(AssistantTurn {
+                text: redact(&parsed.text, &secrets),
+                tool_calls,
+                stop_reason: parsed.stop_reason,
+                usage: parsed.usage,
+                cost_usd: self.settings.prices.cost(&request.model.name, parsed.usage),
+                latency_ms,
+                attempts,
+                cached: false,
+            })
+        })
+    }
+}
+
+/// `value` with every secret redacted from its strings.
+fn redact_value(value: Value, secrets: &[&str]) -> Value {
+    match value {
+        Value::String(text) => Value::String(redact(&text, secrets)),
+        Value::Array(items) => Value::Array(items.into_iter().map(|item| redact_value(item, secrets)).collect()),
+        Value::Object(map) => Value::Object(map.into_iter().map(|(key, item)| (key, redact_value(item, secrets))).collect()),
+        other => other,
     }
 }
 

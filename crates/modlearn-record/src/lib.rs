@@ -11,8 +11,12 @@
 mod atomic;
 mod guide;
 mod history;
+pub mod html;
+pub mod junit;
 mod layout;
 mod markdown;
+mod report_html;
+mod stored;
 mod writer;
 
 pub use atomic::{WriteError, copy_atomic, write_atomic};
@@ -20,4 +24,6 @@ pub use guide::render_proposer_guide;
 pub use history::{history_json, render_history};
 pub use layout::RunLayout;
 pub use markdown::{render_candidate_report, render_run_report};
-pub use writer::{CandidateArtifacts, RunWriter};
+pub use report_html::render_run_html;
+pub use stored::{StoredRunError, read_run_report, report_from_history, rerender_reports, rewrite_guide};
+pub use writer::{CandidateArtifacts, RunWriter, SessionFiles};

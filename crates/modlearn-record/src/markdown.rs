@@ -23,6 +23,7 @@ pub fn render_run_report(report: &RunReport) -> String {
         let _ = writeln!(out, "- Promoted to: `{promoted}`");
     }
     let _ = writeln!(out, "- Candidates: {}", report.attempts.len());
+    render_eval_total(&mut out, &report.attempts);
     if let Some(learning) = &report.learning {
         let usage = &learning.usage;
         let _ = writeln!(
@@ -75,6 +76,23 @@ pub fn render_run_report(report: &RunReport) -> String {
     out
 }
 
+/// The eval model's spending over all candidates, apart from the proposals'.
+fn render_eval_total(out: &mut String, attempts: &[Attempt]) {
+    let evals: Vec<_> = attempts.iter().filter_map(|attempt| attempt.eval.as_ref()).collect();
+    let Some(first) = evals.first() else { return };
+    let sum = |field: fn(&modlearn_types::EvalUsage) -> u64| evals.iter().map(|eval| field(eval)).sum::<u64>();
+    let cost: f64 = evals.iter().map(|eval| eval.cost_usd).sum();
+    let _ = writeln!(
+        out,
+        "- Eval model: `{}` (the agent of prompt scenarios): {} session(s), {} turn(s), {} tokens in, {} out, ${cost:.4} (eval cost, apart from proposals)",
+        first.model,
+        sum(|eval| eval.sessions as u64),
+        sum(|eval| eval.turns as u64),
+        sum(|eval| eval.input_tokens),
+        sum(|eval| eval.output_tokens),
+    );
+}
+
 /// A single candidate's `report.md`.
 pub fn render_candidate_report(spec_name: &str, attempt: &Attempt) -> String {
     let mut out = String::new();
@@ -102,6 +120,13 @@ fn render_attempt(out: &mut String, attempt: &Attempt, heading: &str) {
             proposal.latency_ms,
             proposal.http_attempts,
             if proposal.cached { " (from the response cache)" } else { "" }
+        );
+    }
+    if let Some(eval) = &attempt.eval {
+        let _ = writeln!(
+            out,
+            "Prompt scenarios run by `{}`: {} session(s), {} turn(s) ({} from the response cache), {} tokens in, {} out, ${:.4}\n",
+            eval.model, eval.sessions, eval.turns, eval.cached_turns, eval.input_tokens, eval.output_tokens, eval.cost_usd
         );
     }
     if let Some(error) = &attempt.error {

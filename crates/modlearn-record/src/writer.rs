@@ -17,6 +17,20 @@ pub struct CandidateArtifacts<'a> {
     pub consoles: Vec<&'a [ConsoleLine]>,
     /// Further files (relative name, contents), e.g. the generation prompt.
     pub extra: Vec<(&'a str, String)>,
+    /// Per scenario, the scripted session it ran, if any.
+    pub sessions: Vec<Option<SessionFiles<'a>>>,
+}
+
+/// What a scripted session leaves in its scenario's directory: `trace.jsonl`, `result.txt` and,
+/// under `memory/`, the scenario directory as the session left it.
+#[derive(Clone, Copy, Debug)]
+pub struct SessionFiles<'a> {
+    /// The trace entries, one JSON object each.
+    pub trace: &'a [Value],
+    /// The result text.
+    pub result: &'a str,
+    /// The scenario directory's files (relative path, contents).
+    pub files: &'a [(String, String)],
 }
 
 /// Writes a run directory. Candidate artifacts can be written as each
@@ -71,6 +85,19 @@ impl RunWriter {
             let result_path = format!("{scenario_dir}/assertions.result.json");
             write_atomic(&dir.join(&result_path), pretty(&result))?;
             scenario_artifacts.push(join(&result_path));
+            if let Some(Some(session)) = artifacts.sessions.get(position) {
+                let trace: String = session.trace.iter().map(|entry| format!("{entry}\n")).collect();
+                let mut files = vec![(format!("{scenario_dir}/trace.jsonl"), trace)];
+                files.push((format!("{scenario_dir}/result.txt"), session.result.to_owned()));
+                for (path, contents) in session.files {
+                    // Paths were confined to the scenario directory by the session.
+                    files.push((format!("{scenario_dir}/memory/{path}"), contents.clone()));
+                }
+                for (name, contents) in files {
+                    write_atomic(&dir.join(&name), contents)?;
+                    scenario_artifacts.push(join(&name));
+                }
+            }
             if let Some(lines) = artifacts.consoles.get(position).filter(|lines| !lines.is_empty()) {
                 let text: String = lines.iter().map(|line| format!("[{}] {}\n", line.level, line.text)).collect();
                 let console_path = format!("{scenario_dir}/console.log");
@@ -120,10 +147,11 @@ impl RunWriter {
         write_atomic(&self.layout.file("proposer-guide.md"), render_proposer_guide(report))
     }
 
-    /// Writes the run-level files: spec snapshot, report, history and proposer guide.
+    /// Writes the run-level files: spec snapshot, reports (Markdown, HTML, JSON), history and proposer guide.
     pub fn write_run(&self, report: &RunReport) -> Result<(), WriteError> {
         self.write_progress(report)?;
         write_atomic(&self.layout.file("report.md"), render_run_report(report))?;
+        write_atomic(&self.layout.file("report.html"), crate::render_run_html(report))?;
         // Last: a run directory with report.json is complete.
         write_atomic(&self.layout.file("report.json"), pretty(report))
     }

@@ -1,12 +1,17 @@
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use modlearn_engine::EngineOptions;
+use modlearn_exercise::session::SessionOutcome;
 use modlearn_exercise::{ScenarioPlan, ScenarioRun, exercise};
-use modlearn_judge::{judge, marker_checks_not_run, probe};
+use modlearn_judge::{SessionTexts, judge, marker_checks_not_run, session_marker_checks};
 use modlearn_spec::ResolvedScenario;
-use modlearn_types::{CandidateVerdict, ConsoleLine, Diagnostic, Observation, ScenarioVerdict};
+use modlearn_types::{CandidateVerdict, ConsoleLine, Diagnostic, EvalUsage, Observation, ScenarioVerdict};
 use rayon::prelude::*;
+
+use crate::eval_model::{EvalModel, ledger};
+use crate::plan::{EvalSessions, scenario_plan};
 
 /// How to evaluate.
 #[derive(Clone, Debug)]
@@ -15,6 +20,8 @@ pub struct EvalSettings {
     pub jobs: usize,
     /// Limits for each candidate's engine.
     pub engine: EngineOptions,
+    /// The model that acts as the agent of prompt scenarios; without one they are not run.
+    pub eval_model: Option<Arc<EvalModel>>,
 }
 
 impl Default for EvalSettings {
@@ -22,6 +29,7 @@ impl Default for EvalSettings {
         EvalSettings {
             jobs: std::thread::available_parallelism().map_or(1, usize::from),
             engine: EngineOptions::default(),
+            eval_model: None,
         }
     }
 }
@@ -33,6 +41,8 @@ pub struct ScenarioArtifacts {
     pub observations: Vec<Observation>,
     /// Console output of the candidate.
     pub console: Vec<ConsoleLine>,
+    /// The scripted session, when the scenario has one: its trace and result.
+    pub session: Option<SessionOutcome>,
 }
 
 /// One candidate, evaluated.
@@ -54,6 +64,8 @@ pub struct CandidateEvaluation {
     pub scenarios: Vec<ScenarioArtifacts>,
     /// Wall time.
     pub elapsed: Duration,
+    /// What the eval model spent on the candidate's prompt scenarios.
+    pub eval_usage: Option<EvalUsage>,
 }
 
 /// Evaluates `paths` against `scenarios`, `settings.jobs` at a time, calling
@@ -75,7 +87,10 @@ pub fn evaluate_candidates(
             .par_iter()
             .enumerate()
             .map(|(index, path)| {
-                let evaluation = evaluate_candidate(index, path, scenarios, &settings.engine);
+                let evaluation = match std::fs::read_to_string(path) {
+                    Ok(source) => evaluate_source_with(index, path, source, scenarios, &settings.engine, settings.eval_model.as_ref()),
+                    Err(error) => not_evaluated(index, path, scenarios, format!("cannot read `{}`: {error}", path.display())),
+                };
                 on_done(&evaluation);
                 evaluation
             })
@@ -106,20 +121,39 @@ pub fn evaluate_source(
     scenarios: &[ResolvedScenario],
     engine: &EngineOptions,
 ) -> CandidateEvaluation {
+    evaluate_source_with(index, path, source, scenarios, engine, None)
+}
+
+/// [`evaluate_source`] with an eval model acting as the agent of prompt scenarios.
+pub fn evaluate_source_with(
+    index: usize,
+    path: &Path,
+    source: String,
+    scenarios: &[ResolvedScenario],
+    engine: &EngineOptions,
+    eval_model: Option<&Arc<EvalModel>>,
+) -> CandidateEvaluation {
     let started = Instant::now();
-    let plans: Vec<ScenarioPlan> = scenarios
-        .iter()
-        .map(|scenario| ScenarioPlan { probes: scenario.assertions.iter().map(probe).collect() })
-        .collect();
+    let eval = eval_model.map(|model| EvalSessions { model: Arc::clone(model), ledger: ledger(model) });
+    let plans: Vec<ScenarioPlan> = scenarios.iter().map(|scenario| scenario_plan(scenario, eval.as_ref())).collect();
     let runs = match exercise(path, &source, &plans, engine) {
         Ok(runs) => runs,
         Err(error) => return not_evaluated(index, path, scenarios, error.to_string()),
     };
-    let verdicts = scenarios.iter().zip(&runs).map(|(scenario, run)| scenario_verdict(scenario, run)).collect();
+    let verdicts = scenarios
+        .iter()
+        .zip(&plans)
+        .zip(&runs)
+        .map(|((scenario, plan), run)| scenario_verdict(scenario, plan.session.is_some(), run))
+        .collect();
+    // Only a candidate that had a model-driven session has eval usage to report.
+    let eval_usage = eval
+        .map(|eval| eval.ledger.lock().unwrap_or_else(std::sync::PoisonError::into_inner).clone())
+        .filter(|usage| usage.sessions > 0 || usage.turns > 0);
     let diagnostics = distinct_diagnostics(&runs);
     let artifacts = runs
         .into_iter()
-        .map(|run| ScenarioArtifacts { observations: run.observations, console: run.console })
+        .map(|run| ScenarioArtifacts { observations: run.observations, console: run.console, session: run.session })
         .collect();
     CandidateEvaluation {
         index,
@@ -130,10 +164,11 @@ pub fn evaluate_source(
         diagnostics,
         scenarios: artifacts,
         elapsed: started.elapsed(),
+        eval_usage,
     }
 }
 
-fn scenario_verdict(scenario: &ResolvedScenario, run: &ScenarioRun) -> ScenarioVerdict {
+fn scenario_verdict(scenario: &ResolvedScenario, has_session: bool, run: &ScenarioRun) -> ScenarioVerdict {
     let mut checks: Vec<_> = scenario
         .assertions
         .iter()
@@ -141,7 +176,17 @@ fn scenario_verdict(scenario: &ResolvedScenario, run: &ScenarioRun) -> ScenarioV
         .enumerate()
         .map(|(i, (assertion, observation))| judge(i, assertion, observation))
         .collect();
-    checks.extend(marker_checks(scenario, checks.len()));
+    if has_session {
+        let trace = run.session.as_ref().map(SessionOutcome::trace_jsonl);
+        let texts = run.session.as_ref().zip(trace.as_deref()).map(|(session, trace)| SessionTexts {
+            trace,
+            result: &session.result,
+            error: session.error.as_deref(),
+        });
+        checks.extend(session_marker_checks(scenario, texts, checks.len()));
+    } else {
+        checks.extend(marker_checks(scenario, checks.len()));
+    }
     ScenarioVerdict::new(scenario.name.clone(), scenario.dir_name.clone(), scenario.hidden, checks)
 }
 
@@ -160,8 +205,10 @@ fn marker_checks(scenario: &ResolvedScenario, first_index: usize) -> Vec<modlear
 
 fn distinct_diagnostics(runs: &[ScenarioRun]) -> Vec<Diagnostic> {
     let mut seen: Vec<Diagnostic> = Vec::new();
-    for snapshot in runs.iter().filter_map(|run| run.snapshot.as_ref()) {
-        for diagnostic in &snapshot.diagnostics {
+    let snapshots = runs.iter().filter_map(|run| run.snapshot.as_ref()).map(|snapshot| &snapshot.diagnostics);
+    let sessions = runs.iter().filter_map(|run| run.session.as_ref()).map(|session| &session.diagnostics);
+    for diagnostics in snapshots.chain(sessions) {
+        for diagnostic in diagnostics {
             let same = |d: &Diagnostic| d.phase == diagnostic.phase && d.message == diagnostic.message && d.fault == diagnostic.fault;
             if !seen.iter().any(same) {
                 seen.push(diagnostic.clone());
@@ -182,7 +229,11 @@ pub fn not_evaluated(index: usize, path: &Path, scenarios: &[ResolvedScenario], 
                 .enumerate()
                 .map(|(i, assertion)| judge(i, assertion, &Observation::EngineFailure { message: error.clone() }))
                 .collect();
-            checks.extend(marker_checks(scenario, checks.len()));
+            if scenario.script.is_some() {
+                checks.extend(session_marker_checks(scenario, None, checks.len()));
+            } else {
+                checks.extend(marker_checks(scenario, checks.len()));
+            }
             ScenarioVerdict::new(scenario.name.clone(), scenario.dir_name.clone(), scenario.hidden, checks)
         })
         .collect();
@@ -195,7 +246,8 @@ pub fn not_evaluated(index: usize, path: &Path, scenarios: &[ResolvedScenario], 
         error: Some(error),
         verdict,
         diagnostics: Vec::new(),
-        scenarios: scenarios.iter().map(|_| ScenarioArtifacts { observations: Vec::new(), console: Vec::new() }).collect(),
+        scenarios: scenarios.iter().map(|_| ScenarioArtifacts { observations: Vec::new(), console: Vec::new(), session: None }).collect(),
         elapsed: Duration::ZERO,
+        eval_usage: None,
     }
 }

@@ -11,14 +11,15 @@ use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 
 use modlearn_judge::select;
-use modlearn_propose::prompt::{DEFAULT_EVIDENCE_BUDGET, Evidence, Slot, generation_prompt};
-use modlearn_propose::{Completion, CompletionRequest, ModelRef, Proposer, extract_code};
+use modlearn_propose::prompt::{DEFAULT_EVIDENCE_BUDGET, Evidence, Slot, agent_prompt, generation_prompt};
+use modlearn_propose::{AgentSession, Completion, CompletionRequest, ModelRef, ProposeError};
 use modlearn_spec::{ModLearningSpec, ResolvedScenario};
-use modlearn_types::{Attempt, Learning, Proposal, UsageTotals};
+use modlearn_types::{Attempt, Learning, UsageTotals};
 use tokio::sync::Semaphore;
 use tokio::task::JoinSet;
 
-use crate::{CandidateEvaluation, EvalSettings, attempt_from, evaluate_source, not_evaluated};
+use crate::proposing::{Answer, Proposing, judge_proposal};
+use crate::{CandidateEvaluation, EvalSettings};
 
 /// How to learn.
 #[derive(Clone, Debug)]
@@ -39,6 +40,10 @@ pub struct LearnSettings {
     pub eval: EvalSettings,
     /// Size budget of the evidence section of later prompts.
     pub evidence_budget: usize,
+    /// Added to each candidate's number to make its sampling seed, so
+    /// repeated runs of one spec (`modlearn compare --repeat`) draw fresh
+    /// answers instead of the cached ones.
+    pub seed_offset: u64,
 }
 
 impl Default for LearnSettings {
@@ -52,6 +57,7 @@ impl Default for LearnSettings {
             temperature: 0.7,
             eval: EvalSettings::default(),
             evidence_budget: DEFAULT_EVIDENCE_BUDGET,
+            seed_offset: 0,
         }
     }
 }
@@ -65,8 +71,10 @@ pub struct LearnedCandidate {
     pub round: u32,
     /// The messages sent.
     pub request: CompletionRequest,
-    /// The model's answer, when one arrived.
+    /// The model's answer, when one arrived (completion proposer).
     pub completion: Option<Completion>,
+    /// The whole session, turns and tool calls included (agent proposer).
+    pub agent: Option<AgentSession>,
     /// The evaluation (of the extracted code, or a failed one with the reason).
     pub evaluation: CandidateEvaluation,
     /// The report entry.
@@ -102,6 +110,11 @@ pub struct LearnOutcome {
     pub learning: Learning,
     /// Index (into `candidates`) of the selected one.
     pub selected: Option<usize>,
+    /// An error that stopped the run at once (the model API refused the
+    /// key): `candidates` are those finished before it, whose artifacts are
+    /// whole; no round was completed after it, so nothing more should be
+    /// written and the run can be resumed once the key is fixed.
+    pub fatal: Option<ProposeError>,
 }
 
 /// Where one candidate lives.
@@ -118,24 +131,31 @@ pub struct CandidatePlace {
 /// Where candidate `number` lives.
 pub type CandidatePathFn = dyn Fn(usize) -> CandidatePlace + Send + Sync;
 
-/// Runs the learning loop. `candidate_path(number)` gives each candidate's
-/// relative and absolute file path; `on_event` sees every candidate as it is
-/// judged (it may write artifacts).
+/// Runs the learning loop. `proposer` is an `Arc<dyn Proposer>` (one
+/// completion per candidate) or a [`Proposing`]; `candidate_path(number)`
+/// gives each candidate's relative and absolute file path; `on_event` sees
+/// every candidate as it is judged (it may write artifacts).
 pub async fn learn(
     spec: &ModLearningSpec,
     scenarios: Arc<Vec<ResolvedScenario>>,
     model: &ModelRef,
-    proposer: Arc<dyn Proposer>,
+    proposer: impl Into<Proposing>,
     settings: &LearnSettings,
     candidate_path: &CandidatePathFn,
     on_event: &(dyn Fn(LearnEvent<'_>) + Send + Sync),
 ) -> LearnOutcome {
     let mut candidates: Vec<LearnedCandidate> = Vec::new();
     let mut per_round: Vec<UsageTotals> = Vec::new();
-    let spent = Arc::new(Mutex::new(0f64));
+    // One ledger for proposals and the eval model's turns, so `--max-usd` bounds both.
+    let spent = settings.eval.eval_model.as_ref().map_or_else(|| Arc::new(Mutex::new(0f64)), |model| model.spent());
+    let proposing: Proposing = proposer.into();
     let mut stopped = "rounds complete".to_owned();
+    let mut fatal: Option<ProposeError> = None;
     let evaluations = Arc::new(Semaphore::new(settings.eval.jobs.max(1)));
     let requests = Arc::new(Semaphore::new(settings.concurrency.max(1)));
+    // Set when the API refuses the key: nothing more is asked, requests in
+    // flight are dropped, answers already in are still judged and recorded.
+    let halt = Arc::new(tokio::sync::watch::Sender::new(false));
 
     for round in 1..=settings.rounds {
         on_event(LearnEvent::RoundStarted { round });
@@ -143,6 +163,13 @@ pub async fn learn(
         let sources: Vec<Option<String>> = candidates.iter().map(|c| c.evaluation.source.clone()).collect();
         let evidence = evidence_for(&attempts, &sources, settings.evidence_budget);
         let first_number = candidates.len() + 1;
+        let (workspace, brief) = match &proposing {
+            Proposing::Agent(agent) => {
+                let workspace = agent.workspace(round, &candidates).map_err(|error| format!("cannot open the run directory: {error}"));
+                (Some(Arc::new(workspace)), Some(agent.brief(round, &candidates)))
+            }
+            Proposing::Completion(_) => (None, None),
+        };
         let mut tasks = JoinSet::new();
         for index in 1..=settings.candidates {
             let number = first_number + index - 1;
@@ -158,35 +185,81 @@ pub async fn learn(
             };
             let request = CompletionRequest {
                 model: model.clone(),
-                messages: generation_prompt(spec, &scenarios, &slot, evidence.as_ref()),
+                messages: match &brief {
+                    Some(brief) => agent_prompt(spec, &scenarios, &slot, evidence.as_ref(), brief),
+                    None => generation_prompt(spec, &scenarios, &slot, evidence.as_ref()),
+                },
                 max_tokens: settings.max_tokens,
                 temperature: settings.temperature,
-                seed: number as u64,
+                seed: settings.seed_offset + number as u64,
             };
-            let proposer = Arc::clone(&proposer);
+            let (proposing, workspace) = (proposing.clone(), workspace.clone());
             // Taking the request permit here, in slot order, makes proposals go
             // out in candidate order whatever the concurrency.
             let permit = Arc::clone(&requests).acquire_owned().await.expect("semaphore open");
             let (evaluations, spent) = (Arc::clone(&evaluations), Arc::clone(&spent));
             let scenarios = Arc::clone(&scenarios);
-            let eval = settings.eval.engine.clone();
+            let eval = settings.eval.clone();
             let max_usd = settings.max_usd;
+            let halt = Arc::clone(&halt);
             tasks.spawn(async move {
+                let mut halted = halt.subscribe();
+                if *halted.borrow() {
+                    return Task::Halted;
+                }
                 if max_usd.is_some_and(|max| *spent.lock().unwrap_or_else(|p| p.into_inner()) >= max) {
-                    return None;
+                    return Task::Skipped;
                 }
-                let answer = proposer.complete(&request).await;
+                let spend = |cost: f64| {
+                    let mut spent = spent.lock().unwrap_or_else(|p| p.into_inner());
+                    *spent += cost;
+                    max_usd.is_none_or(|max| *spent < max)
+                };
+                let asking = async {
+                    Ok(match (&proposing, workspace.as_deref()) {
+                        (Proposing::Agent(agent), Some(Ok(workspace))) => match agent.agent.propose(&request, workspace, &spend).await {
+                            Err(error @ ProposeError::Auth { .. }) => return Err(error),
+                            Err(error) => Answer::Agent(Err(error.to_string())),
+                            Ok(session) => Answer::Agent(Ok(session)),
+                        },
+                        (Proposing::Agent(_), Some(Err(error))) => Answer::Agent(Err(error.clone())),
+                        (Proposing::Agent(_), None) => unreachable!("agent rounds open a workspace"),
+                        (Proposing::Completion(proposer), _) => match proposer.complete(&request).await {
+                            Err(error @ ProposeError::Auth { .. }) => return Err(error),
+                            answer => {
+                                if let Ok(completion) = &answer {
+                                    spend(completion.cost_usd);
+                                }
+                                Answer::Completion(answer)
+                            }
+                        },
+                    })
+                };
+                let answer = tokio::select! {
+                    answer = asking => answer,
+                    _ = halted.wait_for(|&stop| stop) => return Task::Halted,
+                };
+                let answer = match answer {
+                    Ok(answer) => answer,
+                    Err(error) => {
+                        halt.send_replace(true);
+                        return Task::Fatal(error);
+                    }
+                };
                 drop(permit);
-                if let Ok(completion) = &answer {
-                    *spent.lock().unwrap_or_else(|p| p.into_inner()) += completion.cost_usd;
-                }
                 let _evaluating = evaluations.acquire_owned().await.expect("semaphore open");
+                let eval_model = eval.eval_model.clone();
                 let judged = tokio::task::spawn_blocking(move || {
                     judge_proposal(number, round, request, answer, &place, &scenarios, &eval)
                 })
                 .await
                 .expect("evaluation task panicked");
-                Some(judged)
+                // The eval model's key was refused: the verdict is incomplete, the run stops.
+                if let Some(model) = eval_model.filter(|model| model.halted()) {
+                    halt.send_replace(true);
+                    return model.take_fatal().map_or(Task::Halted, Task::Fatal);
+                }
+                Task::Done(Box::new(judged))
             });
         }
         let mut round_candidates = Vec::new();
@@ -194,9 +267,19 @@ pub async fn learn(
         let mut skipped = false;
         while let Some(joined) = tasks.join_next().await {
             let Ok(result) = joined else { continue };
-            let Some(candidate) = result else {
-                skipped = true;
-                continue;
+            let candidate = match result {
+                Task::Done(candidate) => *candidate,
+                Task::Skipped => {
+                    skipped = true;
+                    continue;
+                }
+                Task::Fatal(error) => {
+                    // No later request can succeed: the round stays
+                    // unfinished, so a resumed run asks again.
+                    fatal.get_or_insert(error);
+                    continue;
+                }
+                Task::Halted => continue,
             };
             if candidate.evaluation.verdict.is_perfect() {
                 perfect = true;
@@ -211,6 +294,10 @@ pub async fn learn(
         round_candidates.sort_by_key(|c| c.number);
         per_round.push(totals(&round_candidates));
         candidates.extend(round_candidates);
+        if fatal.is_some() {
+            stopped = "the model API refused the key".to_owned();
+            break;
+        }
         let attempts: Vec<Attempt> = candidates.iter().map(|c| c.attempt.clone()).collect();
         on_event(LearnEvent::RoundDone { round, attempts: &attempts });
         if perfect {
@@ -233,55 +320,19 @@ pub async fn learn(
         usage: sum_totals(&per_round),
         per_round,
     };
-    LearnOutcome { candidates, learning, selected }
+    LearnOutcome { candidates, learning, selected, fatal }
 }
 
-fn judge_proposal(
-    number: usize,
-    round: u32,
-    request: CompletionRequest,
-    answer: Result<Completion, modlearn_propose::ProposeError>,
-    place: &CandidatePlace,
-    scenarios: &[ResolvedScenario],
-    engine: &modlearn_engine::EngineOptions,
-) -> LearnedCandidate {
-    let path = place.absolute.as_path();
-    let index = number - 1;
-    let (completion, code, error, http_attempts) = match answer {
-        Ok(completion) => {
-            let attempts = completion.attempts.len();
-            match extract_code(&completion.text) {
-                Ok(code) => (Some(completion), Some(code), None, attempts),
-                Err(reason) => (Some(completion), None, Some(format!("no usable code in the answer: {reason}")), attempts),
-            }
-        }
-        Err(failure) => {
-            let attempts = match &failure {
-                modlearn_propose::ProposeError::Failed { attempts, .. } => attempts.len(),
-                modlearn_propose::ProposeError::Config(_) => 0,
-            };
-            (None, None, Some(format!("no answer from the model: {failure}")), attempts)
-        }
-    };
-    let evaluation = match (&code, &error) {
-        (Some(code), _) => evaluate_source(index, path, code.clone(), scenarios, engine),
-        (None, Some(reason)) => not_evaluated(index, path, scenarios, reason.clone()),
-        (None, None) => unreachable!("either code or a reason"),
-    };
-    let mut attempt = attempt_from(&evaluation, place.artifacts_dir.clone());
-    attempt.candidate_path = place.file.clone();
-    attempt.round = round;
-    attempt.proposal = Some(Proposal {
-        model: request.model.to_string(),
-        input_tokens: completion.as_ref().map_or(0, |c| c.usage.input_tokens),
-        output_tokens: completion.as_ref().map_or(0, |c| c.usage.output_tokens),
-        cost_usd: completion.as_ref().map_or(0.0, |c| c.cost_usd),
-        latency_ms: completion.as_ref().map_or(0, |c| c.latency_ms),
-        cached: completion.as_ref().is_some_and(|c| c.cached),
-        http_attempts,
-        error,
-    });
-    LearnedCandidate { number, round, request, completion, evaluation, attempt }
+/// What one proposal task ended with.
+enum Task {
+    /// Not started: the budget was spent.
+    Skipped,
+    /// Proposed and judged.
+    Done(Box<LearnedCandidate>),
+    /// The run must stop.
+    Fatal(ProposeError),
+    /// Dropped because the run stops.
+    Halted,
 }
 
 /// Evidence for the next round: the attempts, the best one's source and a
@@ -309,12 +360,17 @@ fn evidence_for<'a>(attempts: &'a [Attempt], sources: &'a [Option<String>], budg
 fn totals(candidates: &[LearnedCandidate]) -> UsageTotals {
     let mut totals = UsageTotals::default();
     for candidate in candidates {
-        if let Some(completion) = &candidate.completion {
+        let spent = match (&candidate.completion, &candidate.agent) {
+            (Some(completion), _) => Some((completion.usage, completion.cost_usd, completion.latency_ms)),
+            (None, Some(session)) => Some((session.usage, session.cost_usd, session.latency_ms)),
+            (None, None) => None,
+        };
+        if let Some((usage, cost_usd, latency_ms)) = spent {
             totals.proposals += 1;
-            totals.input_tokens += completion.usage.input_tokens;
-            totals.output_tokens += completion.usage.output_tokens;
-            totals.cost_usd += completion.cost_usd;
-            totals.latency_ms += completion.latency_ms;
+            totals.input_tokens += usage.input_tokens;
+            totals.output_tokens += usage.output_tokens;
+            totals.cost_usd += cost_usd;
+            totals.latency_ms += latency_ms;
         }
     }
     totals

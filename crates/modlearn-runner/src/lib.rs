@@ -5,12 +5,19 @@
 //! `modlearn-record`).
 #![deny(missing_docs)]
 
+mod eval_model;
 mod evaluate;
 mod learn;
+mod plan;
+mod proposing;
 mod report;
+mod transcript;
 
 pub use evaluate::{
-    CandidateEvaluation, EvalSettings, ScenarioArtifacts, evaluate_candidate, evaluate_candidates, evaluate_source, not_evaluated,
+    CandidateEvaluation, EvalSettings, ScenarioArtifacts, evaluate_candidate, evaluate_candidates, evaluate_source, evaluate_source_with,
+    not_evaluated,
 };
+pub use eval_model::EvalModel;
 pub use learn::{CandidatePathFn, CandidatePlace, LearnEvent, LearnOutcome, LearnSettings, LearnedCandidate, learn};
+pub use proposing::{AgentProposing, Proposing};
 pub use report::{attempt_from, build_report, report_from_attempts};

@@ -64,5 +64,6 @@ pub fn attempt_from(evaluation: &CandidateEvaluation, artifacts_dir: String) -> 
         artifacts_dir,
         duration_ms: evaluation.elapsed.as_millis() as u64,
         proposal: None,
+        eval: evaluation.eval_usage.clone(),
     }
 }

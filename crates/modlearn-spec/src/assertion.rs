@@ -7,6 +7,8 @@ use serde::de::{self, DeserializeOwned, SeqAccess, Visitor};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::{Map, Value};
 
+use crate::lifecycle::{Deterministic, DisposesCleanly, IsolatedConversations, ReloadIdempotent, RunsUnderProfile};
+
 /// Reads the payload (every field but `type`) of one assertion type; the loader implements it to
 /// collect every field error with its path.
 pub(crate) trait PayloadReader {
@@ -114,6 +116,36 @@ assertion_types! {
     /// equals `resultType` when given, and its text (the prompt, wrapped in `<system-reminder>`
     /// unless `systemReminder` is false, or the output) contains every `contains` substring.
     CommandRuns(CommandRuns) = "command_runs",
+    /// In an engine of its own: load, run `steps`, dispose, then run the virtual clock for
+    /// `settleMs`. Passes iff the candidate loaded, its disposer did not throw, the `letta.signal`
+    /// it was handed is aborted, and nothing it started remains: no timer or interval of its own
+    /// still scheduled, no promise it constructed (`new Promise`) still unresolved, no diagnostic
+    /// after the dispose (a callback calling a stale handle, a timer that throws), and, with
+    /// `requireOwnCleanup`, no registration its own disposer left for the host to remove.
+    DisposesCleanly(DisposesCleanly) = "disposes_cleanly",
+    /// In one engine, `cycles` times: load (a new generation, as `/reload` does; globals persist),
+    /// run `steps`, dispose. Passes iff every cycle loads without diagnostics and has the same
+    /// registrations (handler counts per event, tools, commands, permissions, providers, panels),
+    /// the same step observations, no more timers or pending promises left behind than the first,
+    /// and the same globals of the same size as cycle 1.
+    ReloadIdempotent(ReloadIdempotent) = "reload_idempotent",
+    /// Loads the candidate under capability profile `profile` and under the full profile. Passes iff
+    /// it loads under `profile` with no diagnostic, registers under it everything it registers under
+    /// the full profile that `profile` allows (a capability it lacks is a silent no-op, so nothing
+    /// else should change), every `expectTools`, `expectCommands` and `expectEvents` entry is
+    /// registered, and the `steps` record no diagnostic.
+    RunsUnderProfile(RunsUnderProfile) = "runs_under_profile",
+    /// Runs `steps` (or the scenario's other assertions' probes) twice: in a fresh engine, and again
+    /// with what `vary` names changed (another `Math.random` seed, the clock a day later, a later
+    /// generation of an engine that already ran the candidate). Passes iff both runs observe the
+    /// same (diagnostic timestamps and load generations aside); the message names the first step
+    /// that differs.
+    Deterministic(Deterministic) = "deterministic",
+    /// Runs `steps` for each conversation alone (a fresh engine each), then for all of them
+    /// interleaved in one engine (step 1 of each, step 2 of each, ...). Passes iff every
+    /// conversation observes in the interleaved run exactly what it observed alone; the message
+    /// names the conversation and step that diverged.
+    IsolatedConversations(IsolatedConversations) = "isolated_conversations",
 }
 
 impl Assertion {
@@ -125,7 +157,12 @@ impl Assertion {
             | Self::TurnStartCancels(_)
             | Self::TurnEndContinues(_)
             | Self::CommandRegistered(_)
-            | Self::CommandRuns(_) => None,
+            | Self::CommandRuns(_)
+            | Self::DisposesCleanly(_)
+            | Self::ReloadIdempotent(_)
+            | Self::RunsUnderProfile(_)
+            | Self::Deterministic(_)
+            | Self::IsolatedConversations(_) => None,
             Self::ToolStartRewritesArgs(assertion) => Some(&assertion.tool_name),
             Self::ToolStartPreservesArgs(assertion) => Some(&assertion.tool_name),
             Self::ToolStartBlocks(assertion) => Some(&assertion.tool_name),
@@ -602,7 +639,8 @@ mod tests {
              `tool_start_rewrites_args`, `tool_start_preserves_args`, `tool_start_blocks`, \
              `tool_end_rewrites_result`, `turn_start_cancels`, `turn_end_continues`, \
              `tool_registered`, `tool_run_returns`, `permission_decides`, `command_registered`, \
-             `command_runs`"
+             `command_runs`, `disposes_cleanly`, `reload_idempotent`, `runs_under_profile`, \
+             `deterministic`, `isolated_conversations`"
         );
     }
 

@@ -24,19 +24,23 @@
 //!     error.to_string(),
 //!     "invalid spec `bad.json`\n  \
 //!      - name: invalid type: integer `3`, expected a string at line 1 column 3\n  \
-//!      - evaluation: needs a prompt or assertions at line 1 column 55"
+//!      - evaluation: needs a prompt, a script or assertions at line 1 column 55"
 //! );
 //! ```
 #![deny(missing_docs)]
 
 mod assertion;
+mod env;
+mod env_lookup;
 mod error;
 mod lenient;
+mod lifecycle;
 mod load;
 mod locate;
 mod path;
 mod resolve;
 mod schema;
+mod script;
 mod types;
 mod validate;
 
@@ -46,11 +50,24 @@ pub use assertion::{
     ToolRegistered, ToolRunReturns, ToolStartBlocks, ToolStartPreservesArgs, ToolStartRewritesArgs,
     ToolStatus, TurnEndContinues, TurnStartCancels, TurnStartInjectsMessage,
 };
+pub use lifecycle::{
+    CapabilityProfile, DEFAULT_CONVERSATIONS, DEFAULT_CYCLES, DEFAULT_SETTLE_MS, Deterministic, DisposesCleanly,
+    EVENT_NAMES, IsolatedConversations, LifecycleStep, ReloadIdempotent, RunsUnderProfile, Variation,
+};
+pub use env::{
+    AskResolution, DEFAULT_ENV, Env, EnvError, EnvPermissions, EnvTool, EnvToolKind, LoadedEnv, Profile,
+    load_env, parse_env,
+};
+pub use env_lookup::{attach_envs, default_env, env_search_dirs};
 pub use error::{SpecError, SpecProblem, SpecWarning};
 pub use load::{LoadedSpec, load_spec, parse_spec};
 pub use resolve::{
     DEFAULT_MAX_TURNS, DEFAULT_TIMEOUT_MS, ResolvedScenario, resolve_scenarios, slugify, spec_slug,
 };
 pub use schema::{json_schema, json_schema_text};
+pub use script::{
+    AssistantStep, CloseReason, CompactStep, CompactTrigger, ConversationCloseStep, ConversationOpenStep,
+    LlmStep, OpenReason, ScriptStep, ToolStep, UserStep,
+};
 pub use types::{Evaluation, Example, ModLearningSpec, OutputFormat, ScenarioSpec};
 pub use validate::{Validation, validate_spec};

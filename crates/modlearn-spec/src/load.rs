@@ -13,6 +13,7 @@ use crate::error::{SpecError, SpecProblem, SpecWarning};
 use crate::lenient::{Collector, invalid_type, read_object};
 use crate::locate::SourceMap;
 use crate::path::JsonPath;
+use crate::script::{ScriptStep, kinds_in};
 use crate::types::{Evaluation, Example, ModLearningSpec, ScenarioSpec};
 use crate::validate;
 
@@ -56,15 +57,9 @@ pub fn parse_spec(source: &str, path: &Path) -> Result<LoadedSpec, SpecError> {
     if source.trim().is_empty() {
         return Err(fail(vec![whole_file_problem("file is empty", None)]));
     }
-    let raw: Value = match serde_json::from_str(source) {
+    let raw = match parse_json(source) {
         Ok(raw) => raw,
-        Err(error) => {
-            let position = (error.line(), error.column());
-            let message = error.to_string();
-            let suffix = format!(" at line {} column {}", position.0, position.1);
-            let message = message.strip_suffix(&suffix).unwrap_or(&message);
-            return Err(fail(vec![whole_file_problem(message, Some(position))]));
-        }
+        Err((message, position)) => return Err(fail(vec![whole_file_problem(&message, Some(position))])),
     };
 
     let mut collector = Collector::default();
@@ -131,6 +126,17 @@ pub fn parse_spec(source: &str, path: &Path) -> Result<LoadedSpec, SpecError> {
     }
 }
 
+/// Parses `source` as JSON; an error is serde_json's message without its
+/// position suffix, and the (line, column) it points at.
+pub(crate) fn parse_json(source: &str) -> Result<Value, (String, (usize, usize))> {
+    serde_json::from_str(source).map_err(|error| {
+        let position = (error.line(), error.column());
+        let message = error.to_string();
+        let suffix = format!(" at line {} column {}", position.0, position.1);
+        (message.strip_suffix(&suffix).unwrap_or(&message).to_owned(), position)
+    })
+}
+
 fn whole_file_problem(message: &str, position: Option<(usize, usize)>) -> SpecProblem {
     let (line, column) = split(position);
     SpecProblem {
@@ -187,9 +193,11 @@ fn read_evaluation(value: Value, path: &JsonPath, collector: &mut Collector) -> 
     };
     let assertions = object.shift_remove("assertions");
     let scenarios = object.shift_remove("scenarios");
+    let script = object.shift_remove("script");
     let evaluation: Option<Evaluation> =
-        read_object(object, path, &["assertions", "scenarios"], collector);
+        read_object(object, path, &["assertions", "scenarios", "script"], collector);
     let assertions = read_assertions(assertions, &path.key("assertions"), collector);
+    let script = read_script(script, &path.key("script"), collector);
     let scenarios = scenarios.map(|scenarios| {
         read_each(
             Some(scenarios),
@@ -201,6 +209,7 @@ fn read_evaluation(value: Value, path: &JsonPath, collector: &mut Collector) -> 
     let mut evaluation = evaluation.unwrap_or_default();
     evaluation.assertions = assertions;
     evaluation.scenarios = scenarios;
+    evaluation.script = script;
     evaluation
 }
 
@@ -209,10 +218,14 @@ fn read_scenario(value: Value, path: &JsonPath, collector: &mut Collector) -> Sc
         return ScenarioSpec::default();
     };
     let assertions = object.shift_remove("assertions");
-    let scenario: Option<ScenarioSpec> = read_object(object, path, &["assertions"], collector);
+    let script = object.shift_remove("script");
+    let scenario: Option<ScenarioSpec> =
+        read_object(object, path, &["assertions", "script"], collector);
     let assertions = read_assertions(assertions, &path.key("assertions"), collector);
+    let script = read_script(script, &path.key("script"), collector);
     let mut scenario = scenario.unwrap_or_default();
     scenario.assertions = assertions;
+    scenario.script = script;
     scenario
 }
 
@@ -223,6 +236,52 @@ fn read_assertions(
 ) -> Vec<Assertion> {
     read_each(value, path, collector, |value, path, collector| {
         read_assertion(value, path, collector).unwrap_or(Assertion::ModLoads(ModLoads::default()))
+    })
+}
+
+fn read_script(
+    value: Option<Value>,
+    path: &JsonPath,
+    collector: &mut Collector,
+) -> Option<Vec<ScriptStep>> {
+    let value = value?;
+    Some(read_each(Some(value), path, collector, |value, path, collector| {
+        // A placeholder keeps later steps at their index; checks about it are dropped.
+        read_step(value, path, collector)
+            .unwrap_or_else(|| ScriptStep::Assistant(Default::default()))
+    }))
+}
+
+/// Reads one script step: an object with exactly one kind key.
+fn read_step(value: Value, path: &JsonPath, collector: &mut Collector) -> Option<ScriptStep> {
+    let object = expect_object(value, path, collector)?;
+    let kinds = kinds_in(&object);
+    let kind = match kinds.as_slice() {
+        [kind] => *kind,
+        [] => {
+            let expected: Vec<String> = ScriptStep::KINDS.iter().map(|kind| format!("`{kind}`")).collect();
+            collector.problem(
+                path.clone(),
+                format!("a step needs one of {}", expected.join(", ")),
+            );
+            return None;
+        }
+        [first, second, ..] => {
+            collector.problem(
+                path.key(*second),
+                format!("a step has exactly one kind, and this one already has `{first}`"),
+            );
+            return None;
+        }
+    };
+    Some(match kind {
+        "user" => ScriptStep::User(read_object(object, path, &[], collector)?),
+        "assistant" => ScriptStep::Assistant(read_object(object, path, &[], collector)?),
+        "tool" => ScriptStep::Tool(read_object(object, path, &[], collector)?),
+        "conversationOpen" => ScriptStep::ConversationOpen(read_object(object, path, &[], collector)?),
+        "conversationClose" => ScriptStep::ConversationClose(read_object(object, path, &[], collector)?),
+        "compact" => ScriptStep::Compact(read_object(object, path, &[], collector)?),
+        _ => ScriptStep::Llm(read_object(object, path, &[], collector)?),
     })
 }
 

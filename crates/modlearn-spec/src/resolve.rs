@@ -5,6 +5,8 @@ use indexmap::IndexMap;
 use serde::Serialize;
 
 use crate::assertion::Assertion;
+use crate::env::{DEFAULT_ENV, Env};
+use crate::script::ScriptStep;
 use crate::types::{ModLearningSpec, OutputFormat};
 
 /// Time limit of a prompt run when neither the scenario nor the evaluation sets `timeoutMs`.
@@ -47,6 +49,15 @@ pub struct ResolvedScenario {
     pub forbidden_trace_markers: Vec<String>,
     /// Whether proposers must not see this scenario.
     pub hidden: bool,
+    /// The scenario's script, or else the evaluation's: a simulated headless session.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub script: Option<Vec<ScriptStep>>,
+    /// The environment named by the scenario, or else by the evaluation.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub env: Option<String>,
+    /// The loaded environment, once [`attach_envs`](crate::attach_envs) found it.
+    #[serde(skip)]
+    pub environment: Option<Env>,
 }
 
 impl ResolvedScenario {
@@ -59,11 +70,25 @@ impl ResolvedScenario {
             + self.forbidden_trace_markers.len()
     }
 
-    /// The prompt, when there is a prompt run at all: Letta Code skips blank prompts.
+    /// The prompt, when there is a prompt run at all: Letta Code skips blank prompts, and a
+    /// script replaces the model.
     pub fn prompt_to_run(&self) -> Option<&str> {
+        if self.script.is_some() {
+            return None;
+        }
         self.prompt
             .as_deref()
             .filter(|prompt| !prompt.trim().is_empty())
+    }
+
+    /// The environment this scenario runs in: the one it names, `coding-agent` for a script,
+    /// `None` for a scenario that keeps Letta's harness settings.
+    pub fn env_name(&self) -> Option<&str> {
+        match (&self.env, &self.script) {
+            (Some(name), _) => Some(name),
+            (None, Some(_)) => Some(DEFAULT_ENV),
+            (None, None) => None,
+        }
     }
 }
 
@@ -89,6 +114,9 @@ pub fn resolve_scenarios(spec: &ModLearningSpec) -> Vec<ResolvedScenario> {
                 forbidden_result_markers: evaluation.forbidden_result_markers.clone(),
                 forbidden_trace_markers: evaluation.forbidden_trace_markers.clone(),
                 hidden: false,
+                script: evaluation.script.clone(),
+                env: evaluation.env.clone(),
+                environment: None,
             }];
         }
     };
@@ -141,6 +169,9 @@ pub fn resolve_scenarios(spec: &ModLearningSpec) -> Vec<ResolvedScenario> {
                     &scenario.forbidden_trace_markers,
                 ),
                 hidden: scenario.hidden,
+                script: scenario.script.clone().or_else(|| evaluation.script.clone()),
+                env: scenario.env.clone().or_else(|| evaluation.env.clone()),
+                environment: None,
             }
         })
         .collect()

@@ -6,6 +6,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use crate::assertion::Assertion;
+use crate::script::ScriptStep;
 
 /// What to learn and how to judge candidates; Letta Code calls this file a mod-learning env.
 ///
@@ -89,6 +90,8 @@ pub(crate) struct ScenarioBase<'a> {
     pub(crate) required_trace_markers: &'a [String],
     pub(crate) forbidden_result_markers: &'a [String],
     pub(crate) forbidden_trace_markers: &'a [String],
+    pub(crate) script: Option<&'a [ScriptStep]>,
+    pub(crate) env: Option<&'a str>,
 }
 
 /// Declares a struct with the scenario fields shared by `Evaluation` and `ScenarioSpec` followed by
@@ -142,6 +145,16 @@ macro_rules! with_scenario_fields {
             /// Substrings stdout and stderr of the prompt run must not contain.
             #[serde(default, skip_serializing_if = "Vec::is_empty")]
             pub forbidden_trace_markers: Vec<String>,
+            /// Steps of a simulated headless agent session run with the candidate loaded, instead
+            /// of a model (a modlearn extension). Markers are then checked against the session's
+            /// trace and result. A scenario's own script replaces the evaluation's.
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            pub script: Option<Vec<ScriptStep>>,
+            /// The simulated environment (`envs/<env>/env.json`: tools, capability profile, ctx
+            /// values) of a scripted scenario, or of every check of the scenario when set;
+            /// `coding-agent` for scripts when unset. A scenario's own env replaces the evaluation's.
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            pub env: Option<String>,
             $( $(#[$field_meta])* pub $field: $type, )*
         }
 
@@ -158,6 +171,8 @@ macro_rules! with_scenario_fields {
                     required_trace_markers: &self.required_trace_markers,
                     forbidden_result_markers: &self.forbidden_result_markers,
                     forbidden_trace_markers: &self.forbidden_trace_markers,
+                    script: self.script.as_deref(),
+                    env: self.env.as_deref(),
                 }
             }
         }
@@ -182,6 +197,10 @@ with_scenario_fields! {
         /// checks against overfitting).
         #[serde(default, skip_serializing_if = "is_false")]
         pub hidden: bool,
+        /// 1-based numbers of the requirements this scenario's own assertions check (a modlearn
+        /// extension, read by `modlearn validate --mutants`; inferred from words when unset).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub covers: Option<Vec<u32>>,
     }
 }
 

@@ -11,6 +11,9 @@ use crate::path::JsonPath;
 use crate::resolve::resolve_scenarios;
 use crate::types::{ModLearningSpec, ScenarioBase};
 
+#[path = "validate_script.rs"]
+mod script;
+
 /// What checking an in-memory spec found; loading a file does the same and adds positions.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Validation {
@@ -99,17 +102,29 @@ pub(crate) fn check(spec: &ModLearningSpec) -> Findings {
             for (index, scenario) in scenarios.iter().enumerate() {
                 let path = scenarios_path.index(index);
                 findings.check_base(&scenario.base(), &path);
+                // `covers` names requirements by their 1-based number, as proposers see them.
+                let count = spec.requirements.len();
+                for (slot, number) in scenario.covers.iter().flatten().enumerate() {
+                    if *number == 0 || *number as usize > count {
+                        let message = format!("requirement {number} does not exist: the spec has {count} requirement(s), numbered from 1");
+                        findings.problem(path.key("covers").index(slot), message);
+                    }
+                }
                 let prompt = scenario.prompt.as_deref().or(evaluation.prompt.as_deref());
                 let has_assertions =
                     !evaluation.assertions.is_empty() || !scenario.assertions.is_empty();
-                if !has_text(prompt) && !has_assertions {
-                    findings.problem(path, "needs a prompt or assertions");
+                let has_script = scenario.script.is_some() || evaluation.script.is_some();
+                if !has_text(prompt) && !has_assertions && !has_script {
+                    findings.problem(path, NEEDS_CHECKS);
                 }
             }
         }
         None => {
-            if !has_text(evaluation.prompt.as_deref()) && evaluation.assertions.is_empty() {
-                findings.problem(evaluation_path.clone(), "needs a prompt or assertions");
+            if !has_text(evaluation.prompt.as_deref())
+                && evaluation.assertions.is_empty()
+                && evaluation.script.is_none()
+            {
+                findings.problem(evaluation_path.clone(), NEEDS_CHECKS);
             }
             findings.warn(evaluation_path.clone(), FEW_SCENARIOS);
         }
@@ -134,14 +149,24 @@ pub(crate) fn check(spec: &ModLearningSpec) -> Findings {
                 "runs a prompt but requires no result or trace markers",
             );
         }
+        if scenario.script.is_some() && scenario.max_score() == 0 {
+            let path = if configured {
+                evaluation_path.key("scenarios").index(scenario.index)
+            } else {
+                evaluation_path.clone()
+            };
+            findings.warn(path, "runs a script but checks nothing: add markers or assertions");
+        }
     }
     findings
 }
 
+const NEEDS_CHECKS: &str = "needs a prompt, a script or assertions";
+
 const FEW_SCENARIOS: &str = "fewer than 2 scenarios; a negative control catches over-eager mods";
 
 impl Findings {
-    fn problem(&mut self, path: JsonPath, message: impl Into<String>) {
+    pub(crate) fn problem(&mut self, path: JsonPath, message: impl Into<String>) {
         self.problems.push((path, message.into()));
     }
 
@@ -149,7 +174,7 @@ impl Findings {
         self.warnings.push((path, message.into()));
     }
 
-    fn non_blank(&mut self, value: &str, path: JsonPath) {
+    pub(crate) fn non_blank(&mut self, value: &str, path: JsonPath) {
         if value.trim().is_empty() {
             self.problem(path, "must not be empty");
         }
@@ -176,6 +201,18 @@ impl Findings {
         }
         for (index, assertion) in base.assertions.iter().enumerate() {
             self.check_assertion(assertion, &path.key("assertions").index(index));
+        }
+        if let Some(script) = base.script {
+            if base.prompt.is_some() {
+                self.problem(
+                    path.key("script"),
+                    "a scenario has a prompt or a script, not both: the script replaces the model",
+                );
+            }
+            script::check_script(self, script, &path.key("script"));
+        }
+        if let Some(env) = base.env {
+            script::check_env_name(self, env, &path.key("env"));
         }
         let marker_lists = [
             ("requiredResultMarkers", base.required_result_markers),
@@ -270,6 +307,11 @@ impl Findings {
                     );
                 }
             }
+            Assertion::DisposesCleanly(_)
+            | Assertion::ReloadIdempotent(_)
+            | Assertion::RunsUnderProfile(_)
+            | Assertion::Deterministic(_)
+            | Assertion::IsolatedConversations(_) => self.check_lifecycle(assertion, path),
         }
     }
 

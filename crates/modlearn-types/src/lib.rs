@@ -8,6 +8,7 @@
 
 mod diagnostic;
 mod invocation;
+mod lifecycle;
 mod probe;
 mod registry;
 mod report;
@@ -17,7 +18,12 @@ pub use diagnostic::{Capability, Diagnostic, Fault, ModOwner, Severity};
 pub use invocation::{
     CommandInvocation, CommandRun, PermissionCheck, PermissionConsultation, PermissionDecision, ToolRun,
 };
+pub use lifecycle::{
+    CheckedDispose, ConversationPlan, ConversationRun, ConversationsReport, DisposeReport, GlobalState, Leftovers,
+    PendingPromise, PendingTimer, ProfileCapabilities, ProfileReport, Registrations, ReloadCycle, RepeatReport,
+    SignalState, Settled,
+};
 pub use probe::{Observation, Probe};
 pub use registry::{ConsoleLine, Emission, RegistrySnapshot, RegisteredCommand, RegisteredTool};
 pub use verdict::{CandidateVerdict, CheckResult, ScenarioVerdict};
-pub use report::{Attempt, Learning, Proposal, RunReport, Selected, SpecSummary, UsageTotals};
+pub use report::{Attempt, EvalUsage, Learning, Proposal, RunReport, Selected, SpecSummary, UsageTotals};

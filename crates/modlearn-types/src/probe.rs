@@ -2,6 +2,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::{CommandRun, Emission, PermissionCheck, RegistrySnapshot, ToolRun};
+use crate::lifecycle::{ConversationPlan, ConversationsReport, DisposeReport, ProfileReport, ReloadCycle, RepeatReport};
 
 /// Something to do to a loaded candidate so that an assertion can be
 /// judged: the judge asks for probes, the exercise stage runs them in a
@@ -40,6 +41,57 @@ pub enum Probe {
         /// The raw text after the command.
         args: String,
     },
+    /// Lifecycle: in an engine of its own, load, run `steps`, dispose, run
+    /// the virtual clock for `settle_ms`, and report what remained.
+    Dispose {
+        /// Probes run before disposing.
+        steps: Vec<Probe>,
+        /// Virtual milliseconds to run the clock after dispose.
+        settle_ms: u64,
+    },
+    /// Lifecycle: `cycles` load/steps/dispose cycles in one engine.
+    Reload {
+        /// How many cycles.
+        cycles: u32,
+        /// Probes run in every cycle.
+        steps: Vec<Probe>,
+    },
+    /// Lifecycle: load and run `steps` under capability profile `profile`
+    /// (and load under the full profile, for reference).
+    UnderProfile {
+        /// Profile name.
+        profile: String,
+        /// Probes run under the profile.
+        steps: Vec<Probe>,
+    },
+    /// Lifecycle: run `probes` twice, varying what `vary` names; with no
+    /// probes, the scenario's other (non-lifecycle) probes.
+    Repeat {
+        /// The probes.
+        probes: Vec<Probe>,
+        /// `seed`, `clock`, `reuse`.
+        vary: Vec<String>,
+    },
+    /// Lifecycle: each conversation's steps alone, then all interleaved.
+    Conversations {
+        /// One plan per conversation.
+        conversations: Vec<ConversationPlan>,
+    },
+}
+
+impl Probe {
+    /// Whether the probe runs the candidate in engines of its own (a
+    /// lifecycle probe) rather than in the scenario's loaded candidate.
+    pub fn is_lifecycle(&self) -> bool {
+        matches!(
+            self,
+            Probe::Dispose { .. }
+                | Probe::Reload { .. }
+                | Probe::UnderProfile { .. }
+                | Probe::Repeat { .. }
+                | Probe::Conversations { .. }
+        )
+    }
 }
 
 /// What a probe observed.
@@ -80,6 +132,31 @@ pub enum Observation {
     Rejected {
         /// Why.
         message: String,
+    },
+    /// A `Dispose` probe's report.
+    Disposed {
+        /// The report.
+        report: Box<DisposeReport>,
+    },
+    /// A `Reload` probe's cycles.
+    Reloaded {
+        /// One per cycle.
+        cycles: Vec<ReloadCycle>,
+    },
+    /// An `UnderProfile` probe's report.
+    ProfileRan {
+        /// The report.
+        report: Box<ProfileReport>,
+    },
+    /// A `Repeat` probe's two runs.
+    Repeated {
+        /// The report.
+        report: Box<RepeatReport>,
+    },
+    /// A `Conversations` probe's runs.
+    ConversationsRan {
+        /// The report.
+        report: Box<ConversationsReport>,
     },
     /// The engine could not run the probe (it was left unusable).
     EngineFailure {

@@ -157,4 +157,28 @@ pub struct Attempt {
     /// How it was proposed (`modlearn run` only).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub proposal: Option<Proposal>,
+    /// What the eval model spent acting as the agent of its prompt scenarios (`--eval-model`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub eval: Option<EvalUsage>,
+}
+
+/// What the eval model (the agent of prompt scenarios) spent on one candidate; kept apart from
+/// the proposal's cost.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct EvalUsage {
+    /// The eval model (`PROVIDER:NAME`).
+    pub model: String,
+    /// Prompt scenarios run.
+    pub sessions: usize,
+    /// Assistant turns asked for (cached ones included).
+    pub turns: usize,
+    /// Turns answered from the response cache (nothing was paid).
+    pub cached_turns: usize,
+    /// Prompt tokens.
+    pub input_tokens: u64,
+    /// Completion tokens.
+    pub output_tokens: u64,
+    /// USD by the price table.
+    pub cost_usd: f64,
 }

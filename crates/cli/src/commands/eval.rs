@@ -5,9 +5,10 @@ use std::sync::Mutex;
 
 use modlearn_record::{CandidateArtifacts, RunLayout, RunWriter, WriteError, copy_atomic};
 use modlearn_runner::{CandidateEvaluation, attempt_from, build_report, evaluate_candidates};
-use modlearn_spec::{resolve_scenarios, spec_slug};
+use modlearn_spec::spec_slug;
 use modlearn_types::SpecSummary;
 
+use super::eval_model::EvalModelConfig;
 use crate::cli::EvalArgs;
 use crate::exit::CliError;
 use crate::printer;
@@ -18,21 +19,44 @@ pub fn run(args: EvalArgs) -> Result<u8, CliError> {
     if let Some(promote) = &args.promote {
         check_promote_target(promote)?;
     }
-    let scenarios = resolve_scenarios(&loaded.spec);
+    let scenarios = super::scenarios_with_envs(&loaded)?;
     let slug = spec_slug(&loaded.spec);
     let run_dir = args.run_dir.clone().unwrap_or_else(|| super::default_run_dir(&slug));
     if run_dir.join("report.json").exists() {
         return Err(CliError::usage(format!("run directory `{}` already holds a finished run", run_dir.display()))
             .hint("pass another `--run-dir`, or remove that directory"));
     }
-    let settings = super::engine_options(&args.engine);
+    let mut settings = super::engine_options(&args.engine);
+    // The eval model's requests run here; the evaluation's threads wait for them.
+    let runtime = match &args.eval_model.eval_model {
+        Some(model) => {
+            let runtime = super::eval_model::runtime()?;
+            let cache_dir = args.cache_dir.clone().unwrap_or_else(|| super::modlearn_cache_dir().join("responses"));
+            let wanted = EvalModelConfig {
+                model,
+                base_url: args.eval_model.eval_base_url.as_deref(),
+                cache_dir: &cache_dir,
+                prices: None,
+                max_usd: None,
+            };
+            settings.eval_model = Some(super::eval_model::build(&wanted, runtime.handle().clone())?);
+            Some(runtime)
+        }
+        None => None,
+    };
     let layout = RunLayout::new(&run_dir, args.candidates.len());
     let writer = RunWriter::new(layout.clone(), loaded.raw.clone(), loaded.spec.name.clone());
 
     let bar = printer::progress(args.candidates.len(), "evaluating");
     let write_errors: Mutex<Vec<WriteError>> = Mutex::new(Vec::new());
+    let halted = || settings.eval_model.as_ref().is_some_and(|model| model.halted());
     let on_done = |evaluation: &CandidateEvaluation| {
-        // Each candidate's artifacts land as soon as it is judged.
+        // Each candidate's artifacts land as soon as it is judged; none once the eval model's
+        // key was refused (its verdicts are incomplete).
+        if halted() {
+            bar.inc(1);
+            return;
+        }
         if let Err(error) = write_candidate(&writer, &layout, evaluation) {
             write_errors.lock().unwrap_or_else(|poison| poison.into_inner()).push(error);
         }
@@ -40,6 +64,10 @@ pub fn run(args: EvalArgs) -> Result<u8, CliError> {
     };
     let evaluations = evaluate_candidates(&scenarios, &args.candidates, &settings, &on_done);
     bar.finish_and_clear();
+    drop(runtime);
+    if let Some(error) = settings.eval_model.as_ref().and_then(|model| model.take_fatal()) {
+        return Err(super::eval_model::fatal(error));
+    }
     if let Some(error) = write_errors.into_inner().unwrap_or_else(|poison| poison.into_inner()).into_iter().next() {
         return Err(error.into());
     }
@@ -71,6 +99,7 @@ fn write_candidate(writer: &RunWriter, layout: &RunLayout, evaluation: &Candidat
         source: evaluation.source.as_deref(),
         consoles: evaluation.scenarios.iter().map(|scenario| scenario.console.as_slice()).collect(),
         extra: Vec::new(),
+        sessions: evaluation.scenarios.iter().map(|s| s.session.as_ref().map(|o| modlearn_record::SessionFiles { trace: &o.trace, result: &o.result, files: &o.files })).collect(),
     })
 }
 

@@ -6,8 +6,13 @@ use crate::cli::{Cli, Command, EngineArgs};
 use crate::exit::CliError;
 
 mod bench;
+mod check;
+mod compare;
 mod eval;
+mod eval_model;
+mod merge;
 mod run;
+mod stored;
 mod validate;
 
 /// Runs the parsed command line.
@@ -22,6 +27,11 @@ pub fn run(cli: Cli) -> ExitCode {
             Ok(crate::exit::SUCCESS)
         }
         Command::Bench(args) => bench::run(args),
+        Command::Check(args) => check::run(args),
+        Command::Report(args) => stored::report(args),
+        Command::Guide(args) => stored::guide(args),
+        Command::Compare(args) => compare::run(args),
+        Command::Merge(args) => merge::run(args),
     };
     match result {
         Ok(code) => ExitCode::from(code),
@@ -66,6 +76,18 @@ fn load_spec(path: &std::path::Path) -> Result<modlearn_spec::LoadedSpec, CliErr
     Ok(loaded)
 }
 
+/// The spec's scenarios, each scripted one with its environment loaded from `envs/` (exit 2 when
+/// an environment is missing or invalid).
+fn scenarios_with_envs(loaded: &modlearn_spec::LoadedSpec) -> Result<Vec<modlearn_spec::ResolvedScenario>, CliError> {
+    let mut scenarios = modlearn_spec::resolve_scenarios(&loaded.spec);
+    for env in modlearn_spec::attach_envs(&mut scenarios, loaded)? {
+        for warning in &env.warnings {
+            eprintln!("warning: `{}`: {warning}", env.path.display());
+        }
+    }
+    Ok(scenarios)
+}
+
 /// Every candidate file must exist before anything runs.
 fn check_candidates(paths: &[std::path::PathBuf]) -> Result<(), CliError> {
     for path in paths {
@@ -91,6 +113,7 @@ fn engine_options(args: &EngineArgs) -> modlearn_runner::EvalSettings {
             memory_limit: (args.memory_limit as usize) << 20,
             ..defaults.engine
         },
+        eval_model: None,
     }
 }
 

@@ -5,18 +5,18 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use modlearn_propose::{ModelRef, ProviderKind};
+use modlearn_propose::{ModelRef, ProviderKind, TRANSCRIPT_FILE};
 use modlearn_record::{CandidateArtifacts, RunLayout, RunWriter, WriteError, copy_atomic, write_atomic};
 use modlearn_runner::{CandidatePlace, LearnEvent, LearnSettings, LearnedCandidate, learn, report_from_attempts};
-use modlearn_spec::{LoadedSpec, resolve_scenarios, spec_slug};
+use modlearn_spec::{LoadedSpec, spec_slug};
 use modlearn_types::{RunReport, SpecSummary};
 use serde::{Deserialize, Serialize};
 
-use crate::cli::RunArgs;
+use crate::cli::{ProposerKind, RunArgs};
 use crate::exit::CliError;
 use crate::printer;
 
-mod proposer;
+pub(super) mod proposer;
 
 /// The model used when none is configured: small enough to ship, too small to be good.
 const DEFAULT_MODEL: &str = "local:smollm2-135m";
@@ -42,6 +42,24 @@ struct RunState {
     handler_timeout_ms: u64,
     memory_limit_mib: u64,
     jobs: Option<u64>,
+    /// Absent in runs from before `--proposer` existed.
+    #[serde(default = "completion")]
+    proposer: ProposerKind,
+    #[serde(default = "default_agent_steps")]
+    agent_steps: u32,
+    /// The agent of prompt scenarios (`--eval-model`), and its API's base when not `base_url`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    eval_model: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    eval_base_url: Option<String>,
+}
+
+fn completion() -> ProposerKind {
+    ProposerKind::Completion
+}
+
+fn default_agent_steps() -> u32 {
+    modlearn_propose::AgentLimits::default().max_steps
 }
 
 pub fn run(args: RunArgs) -> Result<u8, CliError> {
@@ -57,8 +75,8 @@ pub fn run(args: RunArgs) -> Result<u8, CliError> {
              or `--base-url` for an OpenAI-compatible server, for real results"
         );
     }
-    let proposer = proposer::build(&model, &state)?;
-    let scenarios = Arc::new(resolve_scenarios(&loaded.spec));
+    let proposer = proposer::build(&model, &state, &run_dir)?;
+    let scenarios = Arc::new(super::scenarios_with_envs(&loaded)?);
     let slug = spec_slug(&loaded.spec);
     let planned = state.candidates * state.rounds as usize;
     let layout = RunLayout::new(&run_dir, planned.max(2));
@@ -72,11 +90,27 @@ pub fn run(args: RunArgs) -> Result<u8, CliError> {
         path: state.spec_path.clone(),
         scenarios: scenarios.len(),
     };
-    let defaults = super::engine_options(&crate::cli::EngineArgs {
+    let mut defaults = super::engine_options(&crate::cli::EngineArgs {
         handler_timeout: Duration::from_millis(state.handler_timeout_ms),
         memory_limit: state.memory_limit_mib,
         jobs: state.jobs,
     });
+    let tokio = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .map_err(|error| CliError::usage(format!("cannot start the async runtime: {error}")))?;
+    // The eval model's requests run on the run's runtime; evaluation threads wait for them.
+    if let Some(eval_model) = &state.eval_model {
+        let wanted = super::eval_model::EvalModelConfig {
+            model: eval_model,
+            base_url: state.eval_base_url.as_deref().or(state.base_url.as_deref()),
+            cache_dir: &state.cache_dir,
+            prices: state.prices.as_deref(),
+            max_usd: state.max_usd,
+        };
+        defaults.eval_model = Some(super::eval_model::build(&wanted, tokio.handle().clone())?);
+    }
     let settings = LearnSettings {
         candidates: state.candidates,
         rounds: state.rounds,
@@ -114,15 +148,22 @@ pub fn run(args: RunArgs) -> Result<u8, CliError> {
             keep(writer.write_progress(&report));
         }
     };
-    let tokio = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()
-        .map_err(|error| CliError::usage(format!("cannot start the async runtime: {error}")))?;
     let outcome = tokio.block_on(learn(&loaded.spec, Arc::clone(&scenarios), &model, proposer, &settings, &candidate_path, &on_event));
     bar.finish_and_clear();
     if let Some(error) = write_errors.into_inner().unwrap_or_else(|poison| poison.into_inner()).into_iter().next() {
         return Err(error.into());
+    }
+    if let Some(error) = outcome.fatal {
+        let eval_refused = settings.eval.eval_model.as_ref().is_some_and(|model| model.halted());
+        return Err(if eval_refused {
+            let resume = format!(
+                "then continue with `modlearn run --resume {}` (it keeps the eval model; answers already received are not asked for again)",
+                run_dir.display()
+            );
+            super::eval_model::fatal(error).hint(resume)
+        } else {
+            proposer::fatal(error, &run_dir)
+        });
     }
 
     let attempts = outcome.candidates.iter().map(|candidate| candidate.attempt.clone()).collect();
@@ -160,23 +201,37 @@ fn write_candidate(writer: &RunWriter, candidate: &LearnedCandidate) -> Result<(
         .iter()
         .map(|message| format!("<!-- {:?} -->\n{}\n\n", message.role, message.content))
         .collect();
-    let proposal = serde_json::json!({
+    let mut proposal = serde_json::json!({
         "model": candidate.request.model.to_string(),
+        "proposer": if candidate.agent.is_some() { "agent" } else { "completion" },
         "seed": candidate.request.seed,
         "maxTokens": candidate.request.max_tokens,
         "temperature": candidate.request.temperature,
         "completion": candidate.completion,
         "error": attempt.proposal.as_ref().and_then(|p| p.error.clone()),
     });
+    let mut extra = vec![("generation-prompt.md", prompt)];
+    if let Some(session) = &candidate.agent {
+        proposal["agent"] = serde_json::json!({
+            "steps": session.steps,
+            "end": session.end,
+            "usage": session.usage,
+            "costUsd": session.cost_usd,
+            "latencyMs": session.latency_ms,
+            "httpAttempts": session.http_attempts,
+            "cached": session.cached,
+            "transcript": TRANSCRIPT_FILE,
+        });
+        extra.push((TRANSCRIPT_FILE, session.transcript_jsonl()));
+    }
+    extra.push(("proposal.json", format!("{}\n", serde_json::to_string_pretty(&proposal).expect("proposal serializes"))));
     writer.write_candidate(&CandidateArtifacts {
         attempt,
         file_name: &file_name,
         source: candidate.evaluation.source.as_deref(),
         consoles: candidate.evaluation.scenarios.iter().map(|s| s.console.as_slice()).collect(),
-        extra: vec![
-            ("generation-prompt.md", prompt),
-            ("proposal.json", format!("{}\n", serde_json::to_string_pretty(&proposal).expect("proposal serializes"))),
-        ],
+        extra,
+        sessions: candidate.evaluation.scenarios.iter().map(|s| s.session.as_ref().map(|o| modlearn_record::SessionFiles { trace: &o.trace, result: &o.result, files: &o.files })).collect(),
     })
 }
 
@@ -222,6 +277,10 @@ fn new_state(args: &RunArgs) -> Result<(RunState, PathBuf, LoadedSpec), CliError
         handler_timeout_ms: args.engine.handler_timeout.as_millis() as u64,
         memory_limit_mib: args.engine.memory_limit,
         jobs: args.engine.jobs,
+        proposer: args.proposer.unwrap_or(ProposerKind::Completion),
+        agent_steps: args.agent_steps.unwrap_or_else(default_agent_steps),
+        eval_model: args.eval_model.eval_model.clone(),
+        eval_base_url: args.eval_model.eval_base_url.clone(),
     };
     check_state(&state)?;
     Ok((state, run_dir, loaded))
@@ -271,11 +330,28 @@ fn resume_state(dir: &Path, args: &RunArgs) -> Result<(RunState, PathBuf, Loaded
     if let Some(max_tokens) = args.max_tokens {
         state.max_tokens = max_tokens;
     }
+    if let Some(proposer) = args.proposer {
+        state.proposer = proposer;
+    }
+    if let Some(steps) = args.agent_steps {
+        state.agent_steps = steps;
+    }
+    if args.eval_model.eval_model.is_some() {
+        state.eval_model = args.eval_model.eval_model.clone();
+        state.eval_base_url = args.eval_model.eval_base_url.clone();
+    }
     check_state(&state)?;
     Ok((state, dir.to_path_buf(), loaded))
 }
 
 fn check_state(state: &RunState) -> Result<(), CliError> {
+    if state.proposer == ProposerKind::Agent && state.model.starts_with("local:") {
+        return Err(CliError::usage(format!("`--proposer agent` needs a model that makes tool calls; `{}` does not", state.model))
+            .hint("pass `--model openai:NAME` (any OpenAI-compatible server with tool calls) or `--model anthropic:NAME`, or leave out `--proposer agent`"));
+    }
+    if let Some(model) = &state.eval_model {
+        super::eval_model::check(model)?;
+    }
     if let Some(max) = state.max_usd
         && !(max.is_finite() && max >= 0.0)
     {

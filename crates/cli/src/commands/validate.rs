@@ -1,18 +1,45 @@
-//! `modlearn validate`: check a spec, run nothing.
+//! `modlearn validate`: check a spec; with `--mutants`, also evaluate the built-in wrong mods
+//! against it.
+
+mod render;
+
+use modlearn_mutants::run_mutants;
+use serde::Serialize;
 
 use crate::cli::ValidateArgs;
-use crate::exit::{CliError, SUCCESS};
+use crate::exit::{CliError, FAILURE, SUCCESS};
 
 pub fn run(args: ValidateArgs) -> Result<u8, CliError> {
     let loaded = super::load_spec(&args.spec)?;
-    let scenarios = modlearn_spec::resolve_scenarios(&loaded.spec);
+    let scenarios = super::scenarios_with_envs(&loaded)?;
     let assertions: usize = scenarios.iter().map(|s| s.assertions.len()).sum();
     let max_score: usize = scenarios.iter().map(|s| s.max_score()).sum();
     let hidden = scenarios.iter().filter(|s| s.hidden).count();
-    println!(
+    let summary = format!(
         "valid spec `{}`: {} scenario(s) ({hidden} hidden), {assertions} assertion(s), max score {max_score}",
         args.spec.display(),
         scenarios.len()
     );
-    Ok(SUCCESS)
+    if !args.mutants {
+        println!("{summary}");
+        return Ok(SUCCESS);
+    }
+    // The same engines and limits as `modlearn eval` with its defaults.
+    let report = run_mutants(&loaded.spec, &scenarios, &modlearn_runner::EvalSettings::default());
+    if args.json {
+        let spec = args.spec.display().to_string();
+        let json = JsonReport { spec, report: &report };
+        println!("{}", serde_json::to_string_pretty(&json).expect("the mutant report serializes"));
+    } else {
+        println!("{summary}\n");
+        print!("{}", render::mutant_report(&report));
+    }
+    Ok(if report.survivors().next().is_some() { FAILURE } else { SUCCESS })
+}
+
+#[derive(Serialize)]
+struct JsonReport<'a> {
+    spec: String,
+    #[serde(flatten)]
+    report: &'a modlearn_mutants::MutantReport,
 }

@@ -3,8 +3,14 @@
 
 pub(crate) mod command_registered;
 pub(crate) mod command_runs;
+pub(crate) mod deterministic;
+pub(crate) mod disposes_cleanly;
+pub(crate) mod isolated_conversations;
+pub(crate) mod lifecycle_steps;
 pub(crate) mod mod_loads;
 pub(crate) mod permission_decides;
+pub(crate) mod reload_idempotent;
+pub(crate) mod runs_under_profile;
 pub(crate) mod tool_end_rewrites_result;
 pub(crate) mod tool_registered;
 pub(crate) mod tool_run_returns;

@@ -33,7 +33,7 @@ fn gate(observation: &Observation) -> Result<(&Value, Value), Judged> {
         "diagnostics": emission.diagnostics,
     });
     if emission.handler_count == 0 {
-        return Err((false, "no tool_start or turn_start handler is registered".to_owned(), base));
+        return Err((false, "no tool_start handler is registered".to_owned(), base));
     }
     if let Some(first) = emission.diagnostics.first() {
         let message = format!("a handler failed: [{}] {}", first.fault.as_str(), first.message);

@@ -6,6 +6,7 @@ mod openai;
 mod redaction;
 mod retry;
 mod settings;
+mod toolchat;
 
 use std::time::Duration;
 

@@ -24,11 +24,14 @@ async fn echoed_keys_are_redacted_everywhere() {
     for model in ["openai:gpt-a", "anthropic:claude-a"] {
         let base_url = if model.starts_with("openai") { server.base_url_openai() } else { server.base_url_anthropic() };
         let error = proposer(model, settings(base_url)).complete(&request(model)).await.unwrap_err();
-        let ProposeError::Failed { attempts, .. } = &error else { panic!("{error:?}") };
-        outputs.extend([error.to_string(), format!("{error:?}"), serde_json::to_string(attempts).unwrap()]);
+        // 401 and 403 refuse the key: an `Auth` error that names what to fix.
+        let ProposeError::Auth { attempts, hint, .. } = &error else { panic!("{error:?}") };
+        outputs.extend([error.to_string(), format!("{error:?}"), serde_json::to_string(attempts).unwrap(), hint.clone()]);
     }
     assert_redacted(&outputs);
-    assert!(outputs[0].contains("(hint: check the API key)"), "{}", outputs[0]);
+    assert!(outputs[0].starts_with("`openai:gpt-a` refused the request: HTTP 401: "), "{}", outputs[0]);
+    assert!(outputs[3].starts_with("check `OPENAI_API_KEY`"), "{}", outputs[3]);
+    assert!(outputs[7].starts_with("check `ANTHROPIC_API_KEY`"), "{}", outputs[7]);
     assert!(outputs[2].contains("proxy saw [REDACTED]"), "{}", outputs[2]);
 }
 

@@ -1,6 +1,7 @@
 //! Integration tests of `modlearn-spec`, one binary for faster builds.
 
 mod bad_specs;
+mod envs;
 mod letta_envs;
 mod resolve;
 mod schema;
