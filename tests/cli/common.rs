@@ -35,7 +35,12 @@ impl TestContext {
 
     /// Runs `modlearn <args>` and renders exit code, stdout and stderr.
     pub fn run(&self, args: &[&str]) -> Rendered {
-        let output = self.command(args).output().expect("modlearn runs");
+        self.render(self.command(args))
+    }
+
+    /// Runs a prepared command and renders exit code, stdout and stderr.
+    pub fn render(&self, mut command: Command) -> Rendered {
+        let output = command.output().expect("modlearn runs");
         let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
         let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
         let code = output.status.code().unwrap_or(-1);
@@ -65,4 +70,14 @@ pub struct Rendered {
     pub code: i32,
     pub stdout: String,
     pub text: String,
+}
+
+/// A file's text; panics naming the file.
+pub fn read(path: &Path) -> String {
+    std::fs::read_to_string(path).unwrap_or_else(|error| panic!("{}: {error}", path.display()))
+}
+
+/// A JSON file; panics naming the file.
+pub fn read_json(path: &Path) -> serde_json::Value {
+    serde_json::from_str(&read(path)).unwrap_or_else(|error| panic!("{}: {error}", path.display()))
 }

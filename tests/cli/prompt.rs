@@ -4,14 +4,14 @@
 //! judged on the trace and the final message; `maxTurns`, `timeoutMs`, the response cache, eval
 //! cost in the reports, refused keys, and what happens without an eval model.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::Command;
 use std::time::{Duration, Instant};
 
 use modlearn_testserver::{Reply, TestServer};
 use serde_json::{Value, json};
 
-use crate::common::{Rendered, TestContext};
+use crate::common::{Rendered, TestContext, read, read_json};
 
 const KEY: &str = "sk-test-EVAL-NEVER-LEAK-5e1a";
 const SPEC: &str = "specs/prompt-install.json";
@@ -64,29 +64,10 @@ impl PromptRun {
     }
 }
 
-fn render(context: &TestContext, mut command: Command) -> Rendered {
-    let output = command.output().expect("modlearn runs");
-    let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
-    let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
-    let code = output.status.code().unwrap_or(-1);
-    let mut text = format!("exit_code: {code}\n");
-    if !stdout.is_empty() {
-        text.push_str(&format!("----- stdout -----\n{stdout}"));
-    }
-    if !stderr.is_empty() {
-        text.push_str(&format!("----- stderr -----\n{stderr}"));
-    }
-    let text = context.filter(&text);
+fn render(context: &TestContext, command: Command) -> Rendered {
+    let rendered = context.render(command);
     let stamp = regex::Regex::new(r"reports/[a-z-]+-\d{8}T\d{6}Z").unwrap();
-    Rendered { code, stdout, text: stamp.replace_all(&text, "reports/[RUN]").into_owned() }
-}
-
-fn read(path: &Path) -> String {
-    std::fs::read_to_string(path).unwrap_or_else(|error| panic!("{}: {error}", path.display()))
-}
-
-fn read_json(path: &Path) -> Value {
-    serde_json::from_str(&read(path)).unwrap()
+    Rendered { text: stamp.replace_all(&rendered.text, "reports/[RUN]").into_owned(), ..rendered }
 }
 
 /// A check of `report.json` by label suffix: (passed, message).

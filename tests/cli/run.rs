@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 use modlearn_testserver::{RecordedRequest, Reply, TestServer};
 use serde_json::Value;
 
-use crate::common::{TestContext, repo_root};
+use crate::common::{TestContext, read_json, repo_root};
 
 const KEY: &str = "sk-test-DO-NOT-LEAK-4b1d3c";
 
@@ -71,9 +71,6 @@ impl Run {
     }
 }
 
-fn read_json(path: &Path) -> Value {
-    serde_json::from_str(&std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))).unwrap()
-}
 
 #[test]
 fn one_round_asks_in_parallel_and_records_every_candidate() {

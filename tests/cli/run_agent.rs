@@ -10,7 +10,7 @@ use std::process::Command;
 use modlearn_testserver::{RecordedRequest, Reply, TestServer};
 use serde_json::{Value, json};
 
-use crate::common::{TestContext, repo_root};
+use crate::common::{TestContext, read_json, repo_root};
 
 const KEY: &str = "sk-test-AGENT-NEVER-LEAK-91c2";
 
@@ -22,9 +22,6 @@ fn write(file: &str) -> Reply {
     Reply::tool_call("write_candidate", json!({"source": source(file)}))
 }
 
-fn read_json(path: &Path) -> Value {
-    serde_json::from_str(&std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))).unwrap()
-}
 
 /// The transcript's lines, parsed.
 fn transcript(run_dir: &Path, number: usize) -> Vec<Value> {
