@@ -120,6 +120,46 @@ fn report_html_shows_round_scores_the_check_grid_and_usage_without_scripts() {
     insta::assert_snapshot!("report_html", context.filter(&html));
 }
 
+/// A run whose prompt scenario is driven by an eval model: report.html shows the eval model's
+/// spending apart from the proposals' (summary row, per-round columns, its own cost bars), and
+/// `modlearn report` renders it again byte for byte.
+#[test]
+fn report_html_shows_the_eval_models_cost_apart_from_proposals() {
+    let context = TestContext::new();
+    let server = TestServer::start_blocking();
+    let good = std::fs::read_to_string(repo_root().join("candidates/uv-pip/good-return-args.ts")).unwrap();
+    server.script("test-model", vec![Reply::text(format!("```ts\n{good}```\n")).usage(1200, 300)]);
+    server.session(
+        "agent-model",
+        vec![
+            Reply::tool_call("Bash", serde_json::json!({ "command": "pip install requests" })).with_text("Installing.").usage(1000, 50),
+            Reply::text("Installed requests.").usage(1200, 10),
+        ],
+    );
+    let (run_dir, cache, prices) = (context.path("run"), context.path("cache"), context.path("prices.json"));
+    std::fs::write(&prices, r#"{"test-model": {"input": 1.0, "output": 2.0}, "agent-model": {"input": 0.5, "output": 1.0}}"#).unwrap();
+    let base = server.base_url_openai();
+    let output = context
+        .command(&[
+            "run", "specs/prompt-install.json", "--model", "openai:test-model", "--base-url", &base, "--candidates", "1", "--eval-model", "openai:agent-model",
+            "--run-dir", run_dir.to_str().unwrap(), "--cache-dir", cache.to_str().unwrap(), "--prices", prices.to_str().unwrap(),
+        ])
+        .env("OPENAI_API_KEY", "sk-test")
+        .env_remove("OPENAI_BASE_URL")
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(0), "{}", String::from_utf8_lossy(&output.stderr));
+    assert_rerender_is_identical(&context, &run_dir);
+
+    let html = std::fs::read_to_string(run_dir.join("report.html")).unwrap();
+    let eval_row = "openai:agent-model (the agent of prompt scenarios): 1 session(s), 2 turn(s) (0 cached), 2200 tokens in, 60 out, $0.0012 (eval cost, apart from proposals)";
+    for part in [eval_row, "Eval cost", "Cost per round (USD): proposals and eval model", "round 1 eval</text>", "round 1 proposals</text>", "$0.0018"] {
+        assert!(html.contains(part), "report.html lacks {part}:\n{html}");
+    }
+    let html = regex::Regex::new(r"\d+ ms").unwrap().replace_all(&html, "[N] ms");
+    insta::assert_snapshot!("report_html_eval_model", context.filter(&html));
+}
+
 #[test]
 fn guide_rewrites_the_proposer_guide_and_history_from_history_json() {
     let context = TestContext::new();

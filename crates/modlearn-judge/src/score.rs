@@ -26,9 +26,33 @@ pub fn select<'a>(verdicts: impl IntoIterator<Item = &'a CandidateVerdict>) -> O
         .map(|(index, _)| index)
 }
 
-/// Marker checks for a prompt scenario run without an eval model: they
-/// count toward `maxScore` (as in Letta) and fail, saying how to run them.
-pub fn marker_checks_not_run(kind: &str, markers: &[String], first_index: usize) -> Vec<CheckResult> {
+/// Why the markers of a scenario without a session were not run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NotRun {
+    /// A prompt scenario, evaluated without an eval model to act as the agent.
+    NoEvalModel,
+    /// A prompt scenario with an eval model, but the candidate could not be evaluated (no
+    /// code, unreadable, or the engine failed), so no session started.
+    NoCandidate,
+    /// A scenario with markers but a blank prompt and no script: Letta Code skips blank
+    /// prompts, so nothing produces a trace or a result.
+    NoPrompt,
+}
+
+impl NotRun {
+    /// The message every marker check of such a scenario carries.
+    pub fn message(self) -> &'static str {
+        match self {
+            NotRun::NoEvalModel => "not run: a prompt scenario needs a model acting as the agent; pass `--eval-model PROVIDER:NAME` (a model that makes tool calls) to run it",
+            NotRun::NoCandidate => "not run: the candidate could not be evaluated (see its error), so the eval model drove no session",
+            NotRun::NoPrompt => "not run: the scenario has no script and a blank prompt, so no session produced a trace or a result",
+        }
+    }
+}
+
+/// Marker checks of a scenario whose session did not run (`why`): they count toward
+/// `maxScore` (as in Letta) and fail, saying why.
+pub fn marker_checks_not_run(kind: &str, markers: &[String], first_index: usize, why: NotRun) -> Vec<CheckResult> {
     markers
         .iter()
         .enumerate()
@@ -36,7 +60,7 @@ pub fn marker_checks_not_run(kind: &str, markers: &[String], first_index: usize)
             label: format!("{}. {kind} {marker:?}", first_index + offset + 1),
             kind: kind.to_owned(),
             passed: false,
-            message: "not run: a prompt scenario needs a model acting as the agent; pass `--eval-model PROVIDER:NAME` (a model that makes tool calls) to run it".to_owned(),
+            message: why.message().to_owned(),
             details: serde_json::Value::Null,
         })
         .collect()

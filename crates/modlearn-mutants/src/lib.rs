@@ -1,5 +1,6 @@
 //! Is a spec strong enough? Built-in wrong mods ("mutants") are evaluated against it with the
-//! real evaluator; a mutant that passes every check shows what the spec leaves unchecked. A
+//! real evaluator; a mutant that passes every check that ran shows what the spec leaves unchecked
+//! (prompt markers left unrun for want of an eval model kill nothing). A
 //! coverage table says which requirement each check (assertion or marker) checks (from `covers`, or
 //! inferred by word overlap).
 //!

@@ -2,7 +2,7 @@
 
 use std::path::PathBuf;
 
-use modlearn_runner::{EvalSettings, evaluate_source};
+use modlearn_runner::{EvalSettings, evaluate_source_with, runs_session};
 use modlearn_spec::{ModLearningSpec, ResolvedScenario};
 use serde::Serialize;
 
@@ -27,9 +27,14 @@ pub struct MutantReport {
 }
 
 impl MutantReport {
-    /// The mutants that passed every check.
+    /// The mutants that passed every check that ran.
     pub fn survivors(&self) -> impl Iterator<Item = &MutantOutcome> {
         self.mutants.iter().filter(|outcome| outcome.survived)
+    }
+
+    /// Whether the spec's prompt scenarios ran (an eval model acted as their agent).
+    pub fn prompt_markers_ran(&self) -> bool {
+        self.mutants.iter().all(|outcome| outcome.not_run.is_empty())
     }
 }
 
@@ -41,7 +46,9 @@ pub struct MutantOutcome {
     pub mutant: Mutant,
     /// What it does wrong.
     pub description: String,
-    /// It passed every check, hidden scenarios included.
+    /// It passed every check that ran, hidden scenarios included. Marker checks of prompt
+    /// scenarios run without an eval model fail as not run; they are listed in `not_run` and
+    /// kill nothing.
     pub survived: bool,
     /// Passed checks.
     pub score: usize,
@@ -51,8 +58,12 @@ pub struct MutantOutcome {
     pub hidden_score: usize,
     /// Checks in hidden scenarios.
     pub hidden_max_score: usize,
-    /// The checks it failed.
+    /// The checks it failed that ran.
     pub killed_by: Vec<KillingCheck>,
+    /// The checks that failed only because they never ran (prompt markers without an eval
+    /// model): they say nothing about the mutant.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub not_run: Vec<KillingCheck>,
     /// For a survivor: what the spec fails to check.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub why: Option<String>,
@@ -107,21 +118,27 @@ pub fn run_mutants(spec: &ModLearningSpec, scenarios: &[ResolvedScenario], setti
 
 fn evaluate_mutant(mutant: Mutant, data: &MutantData, scenarios: &[ResolvedScenario], settings: &EvalSettings) -> MutantOutcome {
     let path = PathBuf::from(format!("mutants/{}.js", mutant.name()));
-    let evaluation = evaluate_source(0, &path, mutant.render(data), scenarios, &settings.engine);
+    let evaluation = evaluate_source_with(0, &path, mutant.render(data), scenarios, &settings.engine, settings.eval_model.as_ref());
     let verdict = &evaluation.verdict;
-    let killed_by: Vec<KillingCheck> = verdict
-        .scenarios
-        .iter()
-        .flat_map(|scenario| {
-            scenario.checks.iter().filter(|check| !check.passed).map(|check| KillingCheck {
+    let (mut killed_by, mut not_run) = (Vec::new(), Vec::new());
+    for (resolved, scenario) in scenarios.iter().zip(&verdict.scenarios) {
+        // Without a session a scenario's markers were never judged; failing them is no kill.
+        let unjudged_markers = evaluation.error.is_none() && !runs_session(resolved, settings.eval_model.is_some());
+        for check in scenario.checks.iter().filter(|check| !check.passed) {
+            let failed = KillingCheck {
                 scenario: scenario.name.clone(),
                 hidden: scenario.hidden,
                 label: check.label.clone(),
                 message: check.message.clone(),
-            })
-        })
-        .collect();
-    let survived = verdict.passed && evaluation.error.is_none();
+            };
+            if unjudged_markers && check.kind.ends_with("_marker") {
+                not_run.push(failed);
+            } else {
+                killed_by.push(failed);
+            }
+        }
+    }
+    let survived = killed_by.is_empty() && evaluation.error.is_none();
     MutantOutcome {
         mutant,
         description: mutant.description().to_owned(),
@@ -131,6 +148,7 @@ fn evaluate_mutant(mutant: Mutant, data: &MutantData, scenarios: &[ResolvedScena
         hidden_score: verdict.hidden_score,
         hidden_max_score: verdict.hidden_max_score,
         killed_by,
+        not_run,
         why: survived.then(|| mutant.blind_spot().to_owned()),
         kill_hint: survived.then(|| mutant.kill_hint().to_owned()),
     }

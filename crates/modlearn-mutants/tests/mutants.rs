@@ -115,3 +115,22 @@ fn spec_text_reaches_the_mutant_as_data_only() {
     let only = report.mutants.iter().find(|outcome| outcome.mutant == Mutant::OnlyReminder).unwrap();
     assert!(only.survived, "{:?}", only.killed_by);
 }
+
+/// Prompt markers without an eval model fail every mutant as "not run"; that kills none. A
+/// mutant right on every check that ran survives, its unrun markers listed apart.
+#[test]
+fn unrun_prompt_markers_kill_nothing() {
+    let report = report_for(&Path::new(env!("CARGO_MANIFEST_DIR")).join("../../specs/prompt-install.json"));
+    assert!(!report.prompt_markers_ran());
+    let never = report.mutants.iter().find(|outcome| outcome.mutant == Mutant::NeverDisposes).unwrap();
+    assert!(never.survived, "only unrun markers fail it: {:?}", never.killed_by);
+    assert!(never.killed_by.is_empty());
+    assert_eq!(never.not_run.len(), 3);
+    assert!(never.not_run.iter().all(|check| check.scenario == "install-from-requirements" && check.message.starts_with("not run:")));
+    // A mutant killed by a check that ran stays killed, and its unrun markers are not counted as kills.
+    let noop = report.mutants.iter().find(|outcome| outcome.mutant == Mutant::Noop).unwrap();
+    assert!(!noop.survived);
+    assert!(noop.killed_by.iter().all(|check| check.scenario != "install-from-requirements"), "{:?}", noop.killed_by);
+    let survivors: Vec<&str> = report.survivors().map(|outcome| outcome.mutant.name()).collect();
+    assert_eq!(survivors, ["never-disposes"]);
+}

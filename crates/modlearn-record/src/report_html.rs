@@ -9,6 +9,10 @@ use modlearn_types::{Attempt, RunReport};
 
 use crate::html::{Bar, BarChart, Color, HeatCell, HeatMap, LegendEntry, LineChart, Page, Series, Table};
 
+mod eval;
+
+use eval::EvalTotals;
+
 /// Renders `report.html`.
 pub fn render_run_html(report: &RunReport) -> String {
     let verdict = if report.passed { "PASS" } else { "FAIL" };
@@ -44,37 +48,62 @@ pub fn render_run_html(report: &RunReport) -> String {
                 ),
             ]);
     }
+    if let Some(eval) = eval::summary(report) {
+        summary = summary.row(&["Eval model", &eval]);
+    }
     page = page.table(&summary);
 
     page = page.heading(2, "Scores").markup(round_chart(report)).markup(candidate_chart(report));
     page = page.heading(2, "Checks").markup(check_grid(report));
     if let Some(learning) = &report.learning {
         page = page.heading(2, "Usage and cost per round");
-        let mut table = Table::new(&["Round", "Proposals", "Tokens in", "Tokens out", "Cost", "Model time"]);
-        for column in 1..=5 {
+        // The eval model's usage gets its own columns and bars: it is not the proposals'.
+        let eval_total = EvalTotals::of(&report.attempts);
+        let mut headers = vec!["Round", "Proposals", "Tokens in", "Tokens out", "Cost", "Model time"];
+        if eval_total.is_some() {
+            headers.extend(["Eval tokens in", "Eval tokens out", "Eval cost"]);
+        }
+        let mut table = Table::new(&headers);
+        for column in 1..headers.len() {
             table = table.numeric_column(column);
         }
         let mut tokens = BarChart::new("Tokens per round (in + out)");
-        let mut cost = BarChart::new("Cost per round (USD)");
+        let cost_title = if eval_total.is_some() { "Cost per round (USD): proposals and eval model" } else { "Cost per round (USD)" };
+        let mut cost = BarChart::new(cost_title);
         for (index, totals) in learning.per_round.iter().enumerate() {
             let round = (index + 1).to_string();
-            table = table.row(&[
+            let mut row = vec![
                 round.clone(),
                 totals.proposals.to_string(),
                 totals.input_tokens.to_string(),
                 totals.output_tokens.to_string(),
                 format!("${:.4}", totals.cost_usd),
                 format!("{} ms", totals.latency_ms),
-            ]);
+            ];
+            let proposals = if eval_total.is_some() { " proposals" } else { "" };
             let total = totals.input_tokens + totals.output_tokens;
             let label = format!("{total} ({} in, {} out)", totals.input_tokens, totals.output_tokens);
-            tokens = tokens.bar(Bar::new(&format!("round {round}"), total as f64).value_label(&label).color(Color::series(0)));
-            cost = cost.bar(Bar::new(&format!("round {round}"), totals.cost_usd).value_label(&format!("${:.4}", totals.cost_usd)).color(Color::series(1)));
+            tokens = tokens.bar(Bar::new(&format!("round {round}{proposals}"), total as f64).value_label(&label).color(Color::series(0)));
+            cost = cost.bar(Bar::new(&format!("round {round}{proposals}"), totals.cost_usd).value_label(&format!("${:.4}", totals.cost_usd)).color(Color::series(1)));
+            if eval_total.is_some() {
+                let eval = EvalTotals::of_round(report, index as u32 + 1);
+                row.extend([eval.input_tokens.to_string(), eval.output_tokens.to_string(), format!("${:.4}", eval.cost_usd)]);
+                let total = eval.input_tokens + eval.output_tokens;
+                let label = format!("{total} ({} in, {} out)", eval.input_tokens, eval.output_tokens);
+                tokens = tokens.bar(Bar::new(&format!("round {round} eval"), total as f64).value_label(&label).color(eval::eval_color()));
+                cost = cost.bar(Bar::new(&format!("round {round} eval"), eval.cost_usd).value_label(&format!("${:.4}", eval.cost_usd)).color(eval::eval_color()));
+            }
+            table = table.row(&row);
         }
         page = page.table(&table).markup(tokens.render());
         // Unpriced models cost nothing: an all-zero chart would say nothing.
-        if learning.usage.cost_usd > 0.0 {
+        if learning.usage.cost_usd + eval_total.map_or(0.0, |eval| eval.cost_usd) > 0.0 {
             page = page.markup(cost.render());
+        }
+    } else if let Some((table, chart)) = eval::per_candidate(report) {
+        page = page.heading(2, "Eval model usage and cost").table(&table);
+        if let Some(chart) = chart {
+            page = page.markup(chart);
         }
     }
     page = page.heading(2, "Candidates");
@@ -245,5 +274,53 @@ mod tests {
         assert!(html.contains("#2 c2.js: loads › 2. mod_loads: failed &lt;here&gt;"));
         assert!(!html.contains("Usage and cost"), "no usage section without a model");
         assert!(!html.contains("<script"));
+        assert!(!html.contains("Eval model"), "no eval section without an eval model");
+    }
+
+    #[test]
+    fn eval_model_cost_is_shown_apart_from_proposals() {
+        let eval = |cost_usd| modlearn_types::EvalUsage {
+            model: "openai:agent".into(),
+            sessions: 1,
+            turns: 2,
+            cached_turns: 1,
+            input_tokens: 2200,
+            output_tokens: 60,
+            cost_usd,
+        };
+        let mut first = attempt(1, &[true], None);
+        first.eval = Some(eval(0.0012));
+        let mut second = attempt(2, &[false], None);
+        second.eval = Some(eval(0.0030));
+        let mut report = RunReport {
+            kind: "modlearn_run_report".into(),
+            version: 1,
+            spec: SpecSummary { name: "s".into(), slug: "s".into(), path: "s.json".into(), scenarios: 1 },
+            passed: true,
+            score: 1,
+            max_score: 1,
+            selected: None,
+            promoted_to: None,
+            attempts: vec![first, second, attempt(3, &[false], Some("no code"))],
+            learning: None,
+        };
+        let html = render_run_html(&report);
+        assert!(
+            html.contains("openai:agent (the agent of prompt scenarios): 2 session(s), 4 turn(s) (2 cached), 4400 tokens in, 120 out, $0.0042 (eval cost, apart from proposals)"),
+            "{html}"
+        );
+        assert!(html.contains("Eval model usage and cost"), "{html}");
+        assert!(html.contains("Eval cost per candidate (USD)"), "{html}");
+        assert!(html.contains(">$0.0030</text>"), "{html}");
+
+        // Unpriced eval turns: the table stays, the all-zero chart goes.
+        for attempt in &mut report.attempts {
+            if let Some(eval) = &mut attempt.eval {
+                eval.cost_usd = 0.0;
+            }
+        }
+        let html = render_run_html(&report);
+        assert!(html.contains("Eval model usage and cost"));
+        assert!(!html.contains("Eval cost per candidate"));
     }
 }

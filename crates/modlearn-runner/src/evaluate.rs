@@ -5,7 +5,7 @@ use std::time::{Duration, Instant};
 use modlearn_engine::EngineOptions;
 use modlearn_exercise::session::SessionOutcome;
 use modlearn_exercise::{ScenarioPlan, ScenarioRun, exercise};
-use modlearn_judge::{SessionTexts, judge, marker_checks_not_run, session_marker_checks};
+use modlearn_judge::{NotRun, SessionTexts, judge, marker_checks_not_run, session_marker_checks};
 use modlearn_spec::ResolvedScenario;
 use modlearn_types::{CandidateVerdict, ConsoleLine, Diagnostic, EvalUsage, Observation, ScenarioVerdict};
 use rayon::prelude::*;
@@ -89,7 +89,10 @@ pub fn evaluate_candidates(
             .map(|(index, path)| {
                 let evaluation = match std::fs::read_to_string(path) {
                     Ok(source) => evaluate_source_with(index, path, source, scenarios, &settings.engine, settings.eval_model.as_ref()),
-                    Err(error) => not_evaluated(index, path, scenarios, format!("cannot read `{}`: {error}", path.display())),
+                    Err(error) => {
+                        let reason = format!("cannot read `{}`: {error}", path.display());
+                        not_evaluated(index, path, scenarios, reason, settings.eval_model.is_some())
+                    }
                 };
                 on_done(&evaluation);
                 evaluation
@@ -107,7 +110,7 @@ pub fn evaluate_candidate(
 ) -> CandidateEvaluation {
     let source = match std::fs::read_to_string(path) {
         Ok(source) => source,
-        Err(error) => return not_evaluated(index, path, scenarios, format!("cannot read `{}`: {error}", path.display())),
+        Err(error) => return not_evaluated(index, path, scenarios, format!("cannot read `{}`: {error}", path.display()), false),
     };
     evaluate_source(index, path, source, scenarios, engine)
 }
@@ -138,7 +141,7 @@ pub fn evaluate_source_with(
     let plans: Vec<ScenarioPlan> = scenarios.iter().map(|scenario| scenario_plan(scenario, eval.as_ref())).collect();
     let runs = match exercise(path, &source, &plans, engine) {
         Ok(runs) => runs,
-        Err(error) => return not_evaluated(index, path, scenarios, error.to_string()),
+        Err(error) => return not_evaluated(index, path, scenarios, error.to_string(), eval_model.is_some()),
     };
     let verdicts = scenarios
         .iter()
@@ -185,12 +188,21 @@ fn scenario_verdict(scenario: &ResolvedScenario, has_session: bool, run: &Scenar
         });
         checks.extend(session_marker_checks(scenario, texts, checks.len()));
     } else {
-        checks.extend(marker_checks(scenario, checks.len()));
+        // No session although markers may be listed: a prompt scenario without an eval model
+        // (else it would have had a session), or a scenario with a blank prompt.
+        let why = if scenario.prompt_to_run().is_some() { NotRun::NoEvalModel } else { NotRun::NoPrompt };
+        checks.extend(marker_checks(scenario, checks.len(), why));
     }
     ScenarioVerdict::new(scenario.name.clone(), scenario.dir_name.clone(), scenario.hidden, checks)
 }
 
-fn marker_checks(scenario: &ResolvedScenario, first_index: usize) -> Vec<modlearn_types::CheckResult> {
+/// Whether evaluating `scenario` runs a session (its script, or its prompt driven by the eval
+/// model), so that its markers are judged at all; without one they fail as not run.
+pub fn runs_session(scenario: &ResolvedScenario, has_eval_model: bool) -> bool {
+    scenario.script.is_some() || (has_eval_model && scenario.prompt_to_run().is_some())
+}
+
+fn marker_checks(scenario: &ResolvedScenario, first_index: usize, why: NotRun) -> Vec<modlearn_types::CheckResult> {
     let mut checks = Vec::new();
     for (kind, markers) in [
         ("required_result_marker", &scenario.required_result_markers),
@@ -198,7 +210,7 @@ fn marker_checks(scenario: &ResolvedScenario, first_index: usize) -> Vec<modlear
         ("forbidden_result_marker", &scenario.forbidden_result_markers),
         ("forbidden_trace_marker", &scenario.forbidden_trace_markers),
     ] {
-        checks.extend(marker_checks_not_run(kind, markers, first_index + checks.len()));
+        checks.extend(marker_checks_not_run(kind, markers, first_index + checks.len(), why));
     }
     checks
 }
@@ -218,8 +230,9 @@ fn distinct_diagnostics(runs: &[ScenarioRun]) -> Vec<Diagnostic> {
     seen
 }
 
-/// A candidate that could not be run: every check fails, with the reason.
-pub fn not_evaluated(index: usize, path: &Path, scenarios: &[ResolvedScenario], error: String) -> CandidateEvaluation {
+/// A candidate that could not be run: every check fails, with the reason. `has_eval_model`
+/// says whether its prompt scenarios would have run, which their markers' message tells.
+pub fn not_evaluated(index: usize, path: &Path, scenarios: &[ResolvedScenario], error: String, has_eval_model: bool) -> CandidateEvaluation {
     let verdicts = scenarios
         .iter()
         .map(|scenario| {
@@ -232,7 +245,12 @@ pub fn not_evaluated(index: usize, path: &Path, scenarios: &[ResolvedScenario], 
             if scenario.script.is_some() {
                 checks.extend(session_marker_checks(scenario, None, checks.len()));
             } else {
-                checks.extend(marker_checks(scenario, checks.len()));
+                let why = match (scenario.prompt_to_run(), has_eval_model) {
+                    (None, _) => NotRun::NoPrompt,
+                    (Some(_), true) => NotRun::NoCandidate,
+                    (Some(_), false) => NotRun::NoEvalModel,
+                };
+                checks.extend(marker_checks(scenario, checks.len(), why));
             }
             ScenarioVerdict::new(scenario.name.clone(), scenario.dir_name.clone(), scenario.hidden, checks)
         })
@@ -249,5 +267,51 @@ pub fn not_evaluated(index: usize, path: &Path, scenarios: &[ResolvedScenario], 
         scenarios: scenarios.iter().map(|_| ScenarioArtifacts { observations: Vec::new(), console: Vec::new(), session: None }).collect(),
         elapsed: Duration::ZERO,
         eval_usage: None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn scenarios(prompt: &str) -> Vec<ResolvedScenario> {
+        let spec: modlearn_spec::ModLearningSpec = serde_json::from_value(json!({
+            "name": "n", "objective": "o", "requirements": ["r"],
+            "evaluation": { "prompt": prompt, "requiredResultMarkers": ["Done."], "assertions": [{ "type": "mod_loads" }] }
+        }))
+        .unwrap();
+        modlearn_spec::resolve_scenarios(&spec)
+    }
+
+    fn marker_message(evaluation: &CandidateEvaluation) -> &str {
+        let check = &evaluation.verdict.scenarios[0].checks[1];
+        assert_eq!(check.kind, "required_result_marker");
+        assert!(!check.passed);
+        &check.message
+    }
+
+    #[test]
+    fn a_candidate_without_code_says_why_its_prompt_markers_did_not_run() {
+        let path = Path::new("candidate-001.js");
+        let with_model = not_evaluated(0, path, &scenarios("go"), "no answer from the model".to_owned(), true);
+        assert_eq!(marker_message(&with_model), NotRun::NoCandidate.message());
+        assert!(!marker_message(&with_model).contains("--eval-model"), "an eval model was given");
+        let without = not_evaluated(0, path, &scenarios("go"), "no answer from the model".to_owned(), false);
+        assert_eq!(marker_message(&without), NotRun::NoEvalModel.message());
+        let blank = not_evaluated(0, path, &scenarios("  "), "no answer from the model".to_owned(), true);
+        assert_eq!(marker_message(&blank), NotRun::NoPrompt.message());
+    }
+
+    #[test]
+    fn a_blank_prompt_is_not_blamed_on_a_missing_eval_model() {
+        let source = "export function activate(letta) {}".to_owned();
+        let engine = EngineOptions::default();
+        let blank = evaluate_source(0, Path::new("c.js"), source.clone(), &scenarios(""), &engine);
+        assert_eq!(marker_message(&blank), NotRun::NoPrompt.message());
+        let prompt = evaluate_source(0, Path::new("c.js"), source, &scenarios("go"), &engine);
+        assert_eq!(marker_message(&prompt), NotRun::NoEvalModel.message());
+        assert!(runs_session(&scenarios("go")[0], true) && !runs_session(&scenarios("go")[0], false));
+        assert!(!runs_session(&scenarios("")[0], true));
     }
 }

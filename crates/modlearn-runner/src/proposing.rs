@@ -127,7 +127,7 @@ pub(crate) fn judge_proposal(
     };
     let evaluation = match (&code, &error) {
         (Some(code), _) => evaluate_source_with(index, path, code.clone(), scenarios, &eval.engine, eval.eval_model.as_ref()),
-        (None, Some(reason)) => not_evaluated(index, path, scenarios, reason.clone()),
+        (None, Some(reason)) => not_evaluated(index, path, scenarios, reason.clone(), eval.eval_model.is_some()),
         (None, None) => unreachable!("either code or a reason"),
     };
     let mut attempt = attempt_from(&evaluation, place.artifacts_dir.clone());

@@ -6,6 +6,7 @@ mod render;
 use modlearn_mutants::run_mutants;
 use serde::Serialize;
 
+use super::eval_model::EvalModelConfig;
 use crate::cli::ValidateArgs;
 use crate::exit::{CliError, FAILURE, SUCCESS};
 
@@ -21,11 +22,36 @@ pub fn run(args: ValidateArgs) -> Result<u8, CliError> {
         scenarios.len()
     );
     if !args.mutants {
+        if args.eval_model.eval_model.is_some() {
+            return Err(CliError::usage("`--eval-model` only drives the mutants' prompt scenarios").hint("add `--mutants`"));
+        }
         println!("{summary}");
         return Ok(SUCCESS);
     }
-    // The same engines and limits as `modlearn eval` with its defaults.
-    let report = run_mutants(&loaded.spec, &scenarios, &modlearn_runner::EvalSettings::default());
+    // The same engines and limits as `modlearn eval` with its defaults; with `--eval-model`,
+    // the same agent for prompt scenarios, its requests run on `runtime`.
+    let mut settings = modlearn_runner::EvalSettings::default();
+    let runtime = match &args.eval_model.eval_model {
+        Some(model) => {
+            let runtime = super::eval_model::runtime()?;
+            let cache_dir = args.cache_dir.clone().unwrap_or_else(|| super::modlearn_cache_dir().join("responses"));
+            let wanted = EvalModelConfig {
+                model,
+                base_url: args.eval_model.eval_base_url.as_deref(),
+                cache_dir: &cache_dir,
+                prices: None,
+                max_usd: None,
+            };
+            settings.eval_model = Some(super::eval_model::build(&wanted, runtime.handle().clone())?);
+            Some(runtime)
+        }
+        None => None,
+    };
+    let report = run_mutants(&loaded.spec, &scenarios, &settings);
+    drop(runtime);
+    if let Some(error) = settings.eval_model.as_ref().and_then(|model| model.take_fatal()) {
+        return Err(super::eval_model::fatal(error));
+    }
     if args.json {
         let spec = args.spec.display().to_string();
         let json = JsonReport { spec, report: &report };

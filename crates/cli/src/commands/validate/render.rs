@@ -44,6 +44,12 @@ pub fn mutant_report(report: &MutantReport) -> String {
         report.reminder_source,
         report.rewrite_source
     );
+    if !report.prompt_markers_ran() {
+        out.push_str(
+            "prompt scenarios did not run (no `--eval-model`): their markers fail every mutant as not run, which kills none; \
+             a mutant that passes every check that ran survives\n",
+        );
+    }
     let mut table = Table::new(report.mutants.iter().map(mutant_row));
     table.with(Style::sharp());
     out.push_str(&format!("{table}\n"));
@@ -56,6 +62,12 @@ pub fn mutant_report(report: &MutantReport) -> String {
                 out.push_str(&format!("  why: {why}\n"));
             }
             out.push_str(&format!("  requirements nothing checks: {}\n", unchecked(report)));
+            if !survivor.not_run.is_empty() {
+                out.push_str(&format!(
+                    "  not run: {} prompt marker check(s); pass `--eval-model PROVIDER:NAME` to run them, they may kill it\n",
+                    survivor.not_run.len()
+                ));
+            }
             if let Some(hint) = &survivor.kill_hint {
                 out.push_str(&format!("  to kill it: {hint}\n"));
             }
@@ -100,7 +112,11 @@ fn mutant_row(outcome: &MutantOutcome) -> MutantRow {
         } else {
             format!("{}/{}", outcome.hidden_score, outcome.hidden_max_score)
         },
-        killed_by: if killed_by.is_empty() { "-".to_owned() } else { killed_by.join("\n") },
+        killed_by: match (killed_by.is_empty(), outcome.not_run.len()) {
+            (false, _) => killed_by.join("\n"),
+            (true, 0) => "-".to_owned(),
+            (true, not_run) => format!("- ({not_run} prompt marker check(s) not run)"),
+        },
     }
 }
 
