@@ -6,7 +6,6 @@
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use std::time::Duration;
 
 use modlearn_testserver::{RecordedRequest, Reply, TestServer};
 use serde_json::Value;
@@ -33,15 +32,14 @@ fn is_uv_pip(request: &RecordedRequest) -> bool {
 
 /// A server where `gpt-4.1-mini` writes passing mods and `gpt-4o-mini`
 /// partly wrong ones (its second candidate of the first repeat passes, so
-/// pass@2 differs from pass@1).
+/// pass@2 differs from pass@1). Answers come at once, in any order: compare
+/// draws every candidate of a round and counts candidate 001 as the first,
+/// whichever is judged first.
 fn server() -> TestServer {
     let server = TestServer::start_blocking();
     server.respond_with("gpt-4.1-mini", |request| {
         let file = if is_uv_pip(request) { "candidates/uv-pip/good-return-args.ts" } else { "candidates/turn-reminder/good-return-input.ts" };
-        let reply = Reply::text(fenced(file)).usage(1200, 300);
-        // The first candidate scores perfectly and stops the run; later ones
-        // arrive too late to be judged, so every run draws exactly one.
-        if seed(request) % 1_000_000 == 1 { reply } else { reply.after(Duration::from_secs(5)) }
+        Reply::text(fenced(file)).usage(1200, 300)
     });
     server.respond_with("gpt-4o-mini", |request| {
         let good = seed(request) == 2;
@@ -51,10 +49,7 @@ fn server() -> TestServer {
             (false, true) => "candidates/turn-reminder/good-return-input.ts",
             (false, false) => "candidates/turn-reminder/partial-no-observer.js",
         };
-        // The passing second candidate arrives after the first is judged, so
-        // the first is always the partly wrong one.
-        let reply = Reply::text(fenced(file)).usage(1000, 250);
-        if good { reply.after(Duration::from_secs(3)) } else { reply }
+        Reply::text(fenced(file)).usage(1000, 250)
     });
     server
 }
@@ -263,15 +258,10 @@ fn compare_refuses_bad_input() {
     ] {
         let mut command = context.command(&args);
         command.env("OPENAI_API_KEY", KEY);
-        let output = command.output().unwrap();
-        let text = context.filter(&format!(
-            "exit_code: {}\n----- stderr -----\n{}",
-            output.status.code().unwrap_or(-1),
-            String::from_utf8_lossy(&output.stderr)
-        ));
-        assert_eq!(output.status.code(), Some(2), "{name}: {text}");
+        let rendered = context.render(command);
+        assert_eq!(rendered.code, 2, "{name}: {}", rendered.text);
         assert!(!out.exists(), "{name}: nothing is written");
-        insta::assert_snapshot!(format!("compare-error-{name}"), text);
+        insta::assert_snapshot!(format!("compare-error-{name}"), rendered.text);
     }
 }
 
@@ -297,11 +287,9 @@ fn the_budget_stops_jobs_and_a_rerun_resumes_them() {
     assert_eq!(written["jobs"]["finished"], 12);
     assert_eq!(serde_json::from_str::<Value>(&stdout).unwrap(), written, "--json prints leaderboard.json");
     // Another comparison cannot reuse the directory.
-    let rendered = {
-        let output = compare.command(&out, "cache", &["--rounds", "2"]).output().unwrap();
-        context.filter(&format!("exit_code: {}\n----- stderr -----\n{}", output.status.code().unwrap_or(-1), String::from_utf8_lossy(&output.stderr)))
-    };
-    insta::assert_snapshot!("compare-error-other-comparison-in-out", rendered);
+    let rendered = context.render(compare.command(&out, "cache", &["--rounds", "2"]));
+    assert_eq!(rendered.code, 2);
+    insta::assert_snapshot!("compare-error-other-comparison-in-out", rendered.text);
 }
 
 #[test]

@@ -5,6 +5,7 @@ mod architecture;
 mod check;
 mod common;
 mod compare;
+mod compare_settings;
 mod eval;
 mod help;
 mod report;

@@ -29,7 +29,7 @@ pub enum Command {
     #[command(after_help = "Exit status: 0 when the selected candidate passes, 1 when none passes, 2 on a usage or spec error.")]
     Eval(EvalArgs),
     /// Check a spec; with --mutants, also whether it is strong enough to reject wrong mods
-    #[command(after_help = "Exit status: 0 when the spec is valid (warnings go to stderr) and, with --mutants, every mutant is killed; 1 when a mutant survives; 2 with every problem listed when the spec is invalid.")]
+    #[command(after_help = "Prompt scenarios run only with --eval-model; without it their markers fail every mutant as not run, which kills none.\n\nExit status: 0 when the spec is valid (warnings go to stderr) and, with --mutants, every mutant is killed; 1 when a mutant survives; 2 with every problem listed when the spec is invalid.")]
     Validate(ValidateArgs),
     /// Print the JSON Schema of the spec format
     Schema,
@@ -179,15 +179,8 @@ pub struct RunArgs {
     #[arg(long, value_name = "T", default_value_t = 0.7)]
     pub temperature: f32,
 
-    /// How each candidate is proposed: one completion, or an agent session in which the model reads
-    /// the run directory with tools (list, read, search) and calls write_candidate; agent needs an
-    /// openai: or anthropic: model with tool calls [default: completion]
-    #[arg(long, value_name = "KIND", value_enum)]
-    pub proposer: Option<ProposerKind>,
-
-    /// Model turns per candidate with --proposer agent [default: 12]
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=100))]
-    pub agent_steps: Option<u32>,
+    #[command(flatten)]
+    pub proposing: ProposerArgs,
 
     /// Print the report as JSON on stdout instead of the table
     #[arg(long)]
@@ -198,6 +191,20 @@ pub struct RunArgs {
 
     #[command(flatten)]
     pub engine: EngineArgs,
+}
+
+/// How each candidate is asked for (`run` and every `compare` job).
+#[derive(Debug, Args, Clone)]
+pub struct ProposerArgs {
+    /// How each candidate is proposed: one completion, or an agent session in which the model reads
+    /// the run directory with tools (list, read, search) and calls write_candidate; agent needs an
+    /// openai: or anthropic: model with tool calls [default: completion]
+    #[arg(long, value_name = "KIND", value_enum)]
+    pub proposer: Option<ProposerKind>,
+
+    /// Model turns per candidate with --proposer agent [default: 12]
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=100))]
+    pub agent_steps: Option<u32>,
 }
 
 /// How `modlearn run` asks for each candidate.
@@ -218,19 +225,26 @@ pub struct ValidateArgs {
     #[arg(value_name = "SPEC")]
     pub spec: PathBuf,
 
-    /// Also evaluate built-in wrong mods against the spec and list each that passes every check,
-    /// with a table of which requirement each check covers
+    /// Also evaluate built-in wrong mods against the spec and list each that passes every check
+    /// that ran, with a table of which requirement each check covers
     #[arg(long)]
     pub mutants: bool,
 
     /// Print the mutant report as JSON on stdout instead of tables
     #[arg(long, requires = "mutants")]
     pub json: bool,
+
+    #[command(flatten)]
+    pub eval_model: EvalModelArgs,
+
+    /// Response cache directory for --eval-model turns [default: ~/.cache/modlearn/responses]
+    #[arg(long, value_name = "DIR", requires = "eval_model")]
+    pub cache_dir: Option<PathBuf>,
 }
 
-const COMPARE_AFTER_HELP: &str = "Every (model, spec, repeat) job is a `modlearn run` in its own directory under --out (runs/<model>/<spec>/r<k>); a rerun with the same --out skips finished jobs. Writes leaderboard.json, leaderboard.md, leaderboard.html and leaderboard.junit.xml. With --shard I/N only that slice runs and shard.json records it; combine the shard directories with `modlearn merge`.
+const COMPARE_AFTER_HELP: &str = "Every (model, spec, repeat) job is a `modlearn run` in its own directory under --out (runs/<model>/<spec>/r<k>); a rerun with the same --out skips finished jobs. Each job draws all its candidates of a round (no early stop on a perfect score), so pass@k has a fixed n and the first candidate is candidate 001. Writes leaderboard.json, leaderboard.md, leaderboard.html and leaderboard.junit.xml. With --shard I/N only that slice runs and shard.json records it; combine the shard directories with `modlearn merge`.
 
-Exit status: 0 when every job finished, 1 when the budget stopped some, 2 on a usage, spec or configuration error.";
+Exit status: 0 when every job finished, 1 when the budget stopped some, 2 on a usage, spec or configuration error, or when a model's API refuses the key.";
 
 /// `modlearn compare`.
 #[derive(Debug, Args)]
@@ -294,6 +308,12 @@ pub struct CompareArgs {
     /// Print leaderboard.json (with --shard: shard.json) on stdout instead of the summary
     #[arg(long)]
     pub json: bool,
+
+    #[command(flatten)]
+    pub proposing: ProposerArgs,
+
+    #[command(flatten)]
+    pub eval_model: EvalModelArgs,
 
     #[command(flatten)]
     pub engine: EngineArgs,

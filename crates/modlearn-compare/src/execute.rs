@@ -7,17 +7,20 @@
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
-use modlearn_propose::{ModelRef, Proposer};
+use modlearn_propose::{ModelRef, ProposeError, Proposer, ToolChat};
 use modlearn_record::{RunLayout, RunWriter, WriteError, write_atomic};
-use modlearn_runner::{CandidatePlace, EvalSettings, LearnEvent, LearnSettings, learn, report_from_attempts};
+use modlearn_runner::{
+    EvalModel, EvalSettings, LearnEvent, LearnSettings, ModelEndpoint, Proposing, agent_proposing, candidate_places, learn,
+    report_from_attempts, write_candidate,
+};
 use modlearn_spec::{LoadedSpec, ResolvedScenario};
 use modlearn_types::{RunReport, SpecSummary};
 use serde::{Deserialize, Serialize};
 use tokio::sync::Semaphore;
 use tokio::task::JoinSet;
 
-use crate::budget::{LimitedProposer, SharedLimits};
-use crate::{CompareError, Comparison, Job};
+use crate::budget::{JobLimits, Limited, SharedLimits};
+use crate::{CompareError, Comparison, Job, ProposerChoice};
 
 /// How to run (none of this is part of the comparison's identity).
 #[derive(Clone, Debug)]
@@ -28,8 +31,36 @@ pub struct ExecuteOptions {
     pub concurrency: usize,
     /// Stop asking for proposals once this many US dollars are spent, all jobs together.
     pub max_usd: Option<f64>,
-    /// Evaluation limits.
+    /// Evaluation limits (the eval model is built per job from `models`).
     pub eval: EvalSettings,
+    /// Where the models are reached.
+    pub models: ModelAccess,
+}
+
+/// Where the models (the compared ones and the eval model) are reached and
+/// how their answers are cached: the same for every job.
+#[derive(Clone, Debug)]
+pub struct ModelAccess {
+    /// The compared models' API (`--base-url`).
+    pub base_url: Option<String>,
+    /// The eval model's API (`--eval-base-url`), else `base_url`.
+    pub eval_base_url: Option<String>,
+    /// A price file (`--prices`).
+    pub prices: Option<PathBuf>,
+    /// The response cache's root.
+    pub cache_dir: PathBuf,
+}
+
+impl ModelAccess {
+    /// The compared models' endpoint.
+    pub fn endpoint(&self) -> ModelEndpoint<'_> {
+        ModelEndpoint { base_url: self.base_url.as_deref(), prices: self.prices.as_deref(), cache_dir: &self.cache_dir }
+    }
+
+    /// The eval model's endpoint.
+    pub fn eval_endpoint(&self) -> ModelEndpoint<'_> {
+        ModelEndpoint { base_url: self.eval_base_url.as_deref().or(self.base_url.as_deref()), ..self.endpoint() }
+    }
 }
 
 /// A spec ready to run: as loaded, and its scenarios resolved (with their
@@ -69,27 +100,26 @@ pub struct JobOutcome {
 struct Context {
     comparison: Comparison,
     specs: Vec<PreparedSpec>,
-    proposers: Vec<Arc<dyn Proposer>>,
     options: ExecuteOptions,
     limits: SharedLimits,
     running: Semaphore,
 }
 
-/// Runs `jobs` (a subset of `comparison.jobs()`), `proposers[i]` answering
-/// for `comparison.models[i]` and `specs[i]` being `comparison.specs[i]`;
-/// `on_done` sees each job as it ends. Outcomes come back in job order.
+/// Runs `jobs` (a subset of `comparison.jobs()`), `specs[i]` being
+/// `comparison.specs[i]`; `on_done` sees each job as it ends. Outcomes come
+/// back in job order. The first job stopped by a model error (a refused
+/// key) ends the comparison with that error; jobs still running are
+/// dropped unfinished, to be run by the next `compare` with the same `--out`.
 pub async fn execute(
     comparison: &Comparison,
     specs: Vec<PreparedSpec>,
     jobs: &[Job],
-    proposers: Vec<Arc<dyn Proposer>>,
     options: &ExecuteOptions,
     on_done: Arc<dyn Fn(&JobOutcome) + Send + Sync>,
 ) -> Result<Vec<JobOutcome>, CompareError> {
     let context = Arc::new(Context {
         comparison: comparison.clone(),
         specs,
-        proposers,
         limits: SharedLimits::new(options.concurrency, options.max_usd),
         running: Semaphore::new(options.concurrency.max(1)),
         options: options.clone(),
@@ -145,7 +175,12 @@ async fn run_job(context: &Context, job: Job) -> Result<JobOutcome, CompareError
     let loaded = &context.specs[job.spec].loaded;
     let model_name = &comparison.models[job.model];
     let model = ModelRef::parse(model_name).map_err(|error| CompareError::usage(format!("`--model {model_name}`: {error}")))?;
-    let proposer = Arc::new(LimitedProposer::new(Arc::clone(&context.proposers[job.model]), context.limits.clone()));
+    let limits = context.limits.for_job();
+    let proposing = proposing(context, &model, &limits, &dir).map_err(|error| CompareError::usage(format!("`--model {model_name}`: {error}")))?;
+    let mut eval = context.options.eval.clone();
+    if let Some(name) = &comparison.eval_model {
+        eval.eval_model = Some(eval_model(context, name, &limits)?);
+    }
     let settings = LearnSettings {
         candidates: comparison.candidates,
         rounds: comparison.rounds,
@@ -154,8 +189,11 @@ async fn run_job(context: &Context, job: Job) -> Result<JobOutcome, CompareError
         max_usd: None,
         max_tokens: comparison.max_tokens,
         temperature: comparison.temperature,
-        eval: context.options.eval.clone(),
+        eval,
         seed_offset: comparison.seed_offset(job),
+        // Every candidate of a round is drawn whatever the timing: pass@k
+        // needs a fixed n, and "first candidate" must be candidate 001.
+        stop_at_perfect: false,
         ..LearnSettings::default()
     };
     let layout = RunLayout::new(&dir, (comparison.candidates * comparison.rounds as usize).max(2));
@@ -169,6 +207,9 @@ async fn run_job(context: &Context, job: Job) -> Result<JobOutcome, CompareError
         "candidates": comparison.candidates,
         "rounds": comparison.rounds,
         "seedOffset": settings.seed_offset,
+        "proposer": comparison.proposer.as_str(),
+        "agentSteps": comparison.agent_steps,
+        "evalModel": comparison.eval_model,
     });
     write_atomic(&dir.join("job.json"), format!("{}\n", serde_json::to_string_pretty(&job_file).expect("job serializes")))?;
 
@@ -180,13 +221,7 @@ async fn run_job(context: &Context, job: Job) -> Result<JobOutcome, CompareError
         scenarios: scenarios.len(),
     };
     let target = loaded.spec.target_mod_name.clone().unwrap_or_else(|| format!("{}.ts", spec_summary.slug));
-    let root = dir.clone();
-    let candidate_path = move |number: usize| {
-        let artifacts_dir = layout.candidate_relative(number - 1);
-        let file = format!("{artifacts_dir}/mods/{target}");
-        let absolute = std::path::absolute(root.join(&file)).unwrap_or_else(|_| root.join(&file));
-        CandidatePlace { file, artifacts_dir, absolute }
-    };
+    let candidate_path = candidate_places(layout, target);
     let write_errors: Mutex<Vec<WriteError>> = Mutex::new(Vec::new());
     let keep = |result: Result<(), WriteError>| {
         if let Err(error) = result {
@@ -195,22 +230,25 @@ async fn run_job(context: &Context, job: Job) -> Result<JobOutcome, CompareError
     };
     let on_event = |event: LearnEvent<'_>| match event {
         LearnEvent::RoundStarted { .. } => {}
-        LearnEvent::CandidateDone(candidate) => keep(crate::artifacts::write_candidate(&writer, candidate)),
+        LearnEvent::CandidateDone(candidate) => keep(write_candidate(&writer, candidate)),
         LearnEvent::RoundDone { attempts, .. } => {
             let report = report_from_attempts(spec_summary.clone(), attempts.to_vec(), None, None);
             keep(writer.write_progress(&report));
         }
     };
-    let proposer_dyn: Arc<dyn Proposer> = proposer.clone();
-    let outcome = learn(&loaded.spec, scenarios, &model, proposer_dyn, &settings, &candidate_path, &on_event).await;
+    let outcome = learn(&loaded.spec, scenarios, &model, proposing, &settings, &candidate_path, &on_event).await;
     if let Some(error) = write_errors.into_inner().unwrap_or_else(|poison| poison.into_inner()).into_iter().next() {
         return Err(error.into());
     }
     if let Some(error) = outcome.fatal {
-        return Err(CompareError::usage(format!("`--model {model_name}`: {error}"))
-            .hint(format!("fix the model's configuration and rerun with the same `--out`; `{}` is resumed", context.options.out.display())));
+        let eval_refused = settings.eval.eval_model.as_ref().is_some_and(|model| model.halted());
+        let flag = match (&comparison.eval_model, eval_refused) {
+            (Some(eval_model), true) => format!("--eval-model {eval_model}"),
+            _ => format!("--model {model_name}"),
+        };
+        return Err(fatal(error, &flag, &context.options.out));
     }
-    if proposer.refused() {
+    if limits.refused() {
         return Ok(not_run);
     }
     let attempts = outcome.candidates.iter().map(|candidate| candidate.attempt.clone()).collect();
@@ -218,4 +256,45 @@ async fn run_job(context: &Context, job: Job) -> Result<JobOutcome, CompareError
     report.learning = Some(outcome.learning);
     writer.write_run(&report)?;
     Ok(JobOutcome { job, status: JobStatus::Finished, report: Some(report), resumed: false })
+}
+
+/// The job's proposer: the model's cached client behind the comparison's
+/// limits; with `--proposer agent`, sessions over the job's directory.
+fn proposing(context: &Context, model: &ModelRef, limits: &JobLimits, dir: &Path) -> Result<Proposing, ProposeError> {
+    let endpoint = context.options.models.endpoint();
+    Ok(match context.comparison.proposer {
+        ProposerChoice::Completion => {
+            let client: Arc<dyn Proposer> = Arc::new(Limited::new(endpoint.completion(model)?, limits));
+            Proposing::Completion(client)
+        }
+        ProposerChoice::Agent => {
+            let (chat, cache) = endpoint.tool_chat(model)?;
+            let chat: Arc<dyn ToolChat> = Arc::new(Limited::new(chat, limits));
+            let steps = context.comparison.agent_steps.unwrap_or_else(|| modlearn_propose::AgentLimits::default().max_steps);
+            Proposing::Agent(agent_proposing(chat, cache, steps, dir.to_path_buf()))
+        }
+    })
+}
+
+/// The job's eval model, its turns behind the comparison's limits (so the
+/// budget counts them) and its spending recorded in the job's candidates.
+fn eval_model(context: &Context, name: &str, limits: &JobLimits) -> Result<Arc<EvalModel>, CompareError> {
+    let flag_error = |error: String| CompareError::usage(format!("`--eval-model {name}`: {error}"));
+    let model = ModelRef::parse(name).map_err(|error| flag_error(error.to_string()))?;
+    let (chat, _) = context.options.models.eval_endpoint().tool_chat(&model).map_err(|error| flag_error(error.to_string()))?;
+    let chat: Arc<dyn ToolChat> = Arc::new(Limited::new(chat, limits));
+    Ok(Arc::new(EvalModel::new(chat, model, tokio::runtime::Handle::current())))
+}
+
+/// The error that stopped a job (the API refused the key): the comparison
+/// stops, exit 2, nothing of that job counted.
+fn fatal(error: ProposeError, flag: &str, out: &Path) -> CompareError {
+    let resume = format!("then rerun with the same `--out {}`: finished jobs are kept and answers already received are not asked for again", out.display());
+    match error {
+        ProposeError::Auth { message, hint, .. } => {
+            let hint = if flag.starts_with("--eval-model") { hint.replace("`--base-url`", "`--eval-base-url`") } else { hint };
+            CompareError::usage(format!("`{flag}`: {message}")).hint(hint).hint(resume)
+        }
+        other => CompareError::usage(format!("`{flag}`: {other}")).hint(resume),
+    }
 }

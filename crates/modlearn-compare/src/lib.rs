@@ -11,7 +11,6 @@
 //! - [`render`]: `leaderboard.md`, `.html` and `.junit.xml`.
 #![deny(missing_docs)]
 
-mod artifacts;
 mod budget;
 mod error;
 pub mod execute;
@@ -22,8 +21,8 @@ pub mod render;
 pub mod stats;
 
 pub use error::CompareError;
-pub use execute::{ExecuteOptions, JobOutcome, JobStatus, PreparedSpec, execute};
+pub use execute::{ExecuteOptions, JobOutcome, JobStatus, ModelAccess, PreparedSpec, execute};
 pub use leaderboard::{Leaderboard, build_leaderboard};
 pub use manifest::{ShardManifest, load_shards, write_shard_manifest};
-pub use plan::{Comparison, Job, Shard, SpecEntry};
+pub use plan::{Comparison, Job, ProposerChoice, Shard, SpecEntry};
 pub use render::write_leaderboard;

@@ -171,7 +171,18 @@ fn difference(a: &Comparison, b: &Comparison) -> String {
         return format!("spec `{}` has different contents", x.path);
     }
     let settings = |c: &Comparison| {
-        format!("--candidates {} --rounds {} --repeat {} --max-tokens {} --temperature {}", c.candidates, c.rounds, c.repeat, c.max_tokens, c.temperature)
+        let mut text =
+            format!("--candidates {} --rounds {} --repeat {} --max-tokens {} --temperature {}", c.candidates, c.rounds, c.repeat, c.max_tokens, c.temperature);
+        if c.proposer != crate::ProposerChoice::Completion {
+            text.push_str(&format!(" --proposer {}", c.proposer.as_str()));
+        }
+        if let Some(steps) = c.agent_steps {
+            text.push_str(&format!(" --agent-steps {steps}"));
+        }
+        if let Some(model) = &c.eval_model {
+            text.push_str(&format!(" --eval-model {model}"));
+        }
+        text
     };
     format!("settings `{}` against `{}`", settings(a), settings(b))
 }

@@ -32,6 +32,38 @@ pub struct Comparison {
     pub max_tokens: u32,
     /// Sampling temperature.
     pub temperature: f32,
+    /// How each candidate is asked for (absent in comparisons from before
+    /// `--proposer`: completion).
+    #[serde(default)]
+    pub proposer: ProposerChoice,
+    /// Steps per agent session (`--proposer agent` only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub agent_steps: Option<u32>,
+    /// The agent of prompt scenarios (`--eval-model`); without it their
+    /// markers fail as not run.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub eval_model: Option<String>,
+}
+
+/// How a comparison's candidates are asked for, as `modlearn run --proposer`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ProposerChoice {
+    /// One completion per candidate.
+    #[default]
+    Completion,
+    /// A tool-calling session over the job's run directory per candidate.
+    Agent,
+}
+
+impl ProposerChoice {
+    /// The flag value (`completion`, `agent`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ProposerChoice::Completion => "completion",
+            ProposerChoice::Agent => "agent",
+        }
+    }
 }
 
 /// One spec of a comparison.
@@ -189,6 +221,9 @@ mod tests {
             repeat,
             max_tokens: 4096,
             temperature: 0.7,
+            proposer: ProposerChoice::Completion,
+            agent_steps: None,
+            eval_model: None,
         }
     }
 

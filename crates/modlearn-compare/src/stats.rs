@@ -6,8 +6,8 @@
 /// pass: `1 - C(n-c, k) / C(n, k)`, the chance that `k` candidates drawn
 /// without replacement include a passing one.
 ///
-/// When fewer than `k` candidates were drawn (a run stopped early on a
-/// perfect score, or the budget ran out) the estimate uses what is there:
+/// When fewer than `k` candidates were drawn (`--candidates` below k, or
+/// the budget ran out mid-round) the estimate uses what is there:
 /// 1 if any passed, 0 if none did.
 pub fn pass_at_k(n: usize, c: usize, k: usize) -> f64 {
     let c = c.min(n);

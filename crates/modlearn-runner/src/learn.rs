@@ -44,6 +44,11 @@ pub struct LearnSettings {
     /// repeated runs of one spec (`modlearn compare --repeat`) draw fresh
     /// answers instead of the cached ones.
     pub seed_offset: u64,
+    /// Cancel a round's proposals still in flight once one of its
+    /// candidates scores perfectly (`modlearn run`, to save money). Off, the
+    /// round draws all its candidates whatever their timing, so a
+    /// comparison's pass@k has a fixed n; either way no later round starts.
+    pub stop_at_perfect: bool,
 }
 
 impl Default for LearnSettings {
@@ -58,6 +63,7 @@ impl Default for LearnSettings {
             eval: EvalSettings::default(),
             evidence_budget: DEFAULT_EVIDENCE_BUDGET,
             seed_offset: 0,
+            stop_at_perfect: true,
         }
     }
 }
@@ -286,7 +292,7 @@ pub async fn learn(
             }
             on_event(LearnEvent::CandidateDone(&candidate));
             round_candidates.push(candidate);
-            if perfect {
+            if perfect && settings.stop_at_perfect {
                 // Whatever is still in flight is no longer needed.
                 tasks.abort_all();
             }

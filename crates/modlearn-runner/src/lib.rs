@@ -1,10 +1,12 @@
 //! The runner: ties the stages together. For `modlearn eval` it evaluates
 //! candidate files in parallel (rayon, one engine per candidate); for
 //! `modlearn run` it runs rounds of proposals (tokio) and evaluates each as
-//! it arrives. It builds the run report and writes nothing (that is
-//! `modlearn-record`).
+//! it arrives. It builds the run report; files are written by
+//! `modlearn-record` (the runner hands it a learned candidate's artifacts).
 #![deny(missing_docs)]
 
+mod artifacts;
+mod clients;
 mod eval_model;
 mod evaluate;
 mod learn;
@@ -15,8 +17,10 @@ mod transcript;
 
 pub use evaluate::{
     CandidateEvaluation, EvalSettings, ScenarioArtifacts, evaluate_candidate, evaluate_candidates, evaluate_source, evaluate_source_with,
-    not_evaluated,
+    not_evaluated, runs_session,
 };
+pub use artifacts::{candidate_places, write_candidate};
+pub use clients::{ModelEndpoint, agent_proposing, cache_scope};
 pub use eval_model::EvalModel;
 pub use learn::{CandidatePathFn, CandidatePlace, LearnEvent, LearnOutcome, LearnSettings, LearnedCandidate, learn};
 pub use proposing::{AgentProposing, Proposing};

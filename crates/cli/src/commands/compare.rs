@@ -1,13 +1,18 @@
-//! `modlearn compare`: load the specs, build one proposer per model, run
-//! the (shard's) jobs through modlearn-compare, write the leaderboard.
+//! `modlearn compare`: load the specs, check every model's configuration
+//! (and the eval model's) before anything runs, run the (shard's) jobs
+//! through modlearn-compare, write the leaderboard.
 
 use std::path::Path;
 use std::sync::Arc;
 
-use modlearn_compare::{Comparison, ExecuteOptions, JobOutcome, JobStatus, PreparedSpec, Shard, SpecEntry, build_leaderboard, execute, write_leaderboard, write_shard_manifest};
-use modlearn_propose::{CachedProposer, ModelRef, PriceTable, ProposeError, Proposer, ProviderKind, ProviderSettings, ResponseCache, http_proposer};
+use modlearn_compare::{
+    Comparison, ExecuteOptions, JobOutcome, JobStatus, ModelAccess, PreparedSpec, ProposerChoice, Shard, SpecEntry, build_leaderboard, execute,
+    write_leaderboard, write_shard_manifest,
+};
+use modlearn_propose::{ModelRef, ProviderKind};
 
-use crate::cli::CompareArgs;
+use super::run::proposer::config;
+use crate::cli::{CompareArgs, ProposerKind};
 use crate::exit::CliError;
 
 pub fn run(args: CompareArgs) -> Result<u8, CliError> {
@@ -29,18 +34,31 @@ pub fn run(args: CompareArgs) -> Result<u8, CliError> {
         repeat: args.repeat as usize,
         max_tokens: args.max_tokens,
         temperature: args.temperature,
+        proposer: match args.proposing.proposer {
+            Some(ProposerKind::Agent) => ProposerChoice::Agent,
+            _ => ProposerChoice::Completion,
+        },
+        agent_steps: (args.proposing.proposer == Some(ProposerKind::Agent))
+            .then(|| args.proposing.agent_steps.unwrap_or_else(|| modlearn_propose::AgentLimits::default().max_steps)),
+        eval_model: args.eval_model.eval_model.clone(),
     };
     comparison.check()?;
+    if args.proposing.agent_steps.is_some() && comparison.proposer != ProposerChoice::Agent {
+        return Err(CliError::usage("`--agent-steps` needs `--proposer agent`"));
+    }
     let prepared = loaded
         .into_iter()
         .map(|loaded| super::scenarios_with_envs(&loaded).map(|scenarios| PreparedSpec { loaded, scenarios: Arc::new(scenarios) }))
         .collect::<Result<Vec<_>, _>>()?;
-    let cache_dir = args.cache_dir.clone().unwrap_or_else(|| super::modlearn_cache_dir().join("responses"));
-    let proposers = args
-        .models
-        .iter()
-        .map(|name| build_proposer(name, args.base_url.as_deref(), args.prices.as_deref(), &cache_dir))
-        .collect::<Result<Vec<_>, _>>()?;
+    let models = ModelAccess {
+        base_url: args.base_url.clone(),
+        eval_base_url: args.eval_model.eval_base_url.clone(),
+        prices: args.prices.clone(),
+        cache_dir: args.cache_dir.clone().unwrap_or_else(|| super::modlearn_cache_dir().join("responses")),
+    };
+    for name in &args.models {
+        check_model(name, &models)?;
+    }
     let out = args.out.clone().unwrap_or_else(|| super::default_run_dir("compare"));
     check_out(&out, &comparison, shard)?;
 
@@ -50,17 +68,30 @@ pub fn run(args: CompareArgs) -> Result<u8, CliError> {
         concurrency: args.concurrency as usize,
         max_usd: args.max_usd,
         eval: super::engine_options(&args.engine),
+        models,
     };
-    let bar = crate::printer::progress(jobs.len(), "comparing");
-    let progress = bar.clone();
-    let on_done = Arc::new(move |_: &JobOutcome| progress.inc(1));
     let tokio = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
         .build()
         .map_err(|error| CliError::usage(format!("cannot start the async runtime: {error}")))?;
-    let outcomes = tokio.block_on(execute(&comparison, prepared, &jobs, proposers, &options, on_done))?;
+    if let Some(eval_model) = &comparison.eval_model {
+        // Built once here only to refuse a bad name or a missing key before any job runs.
+        let wanted = super::eval_model::EvalModelConfig {
+            model: eval_model,
+            base_url: options.models.eval_base_url.as_deref().or(options.models.base_url.as_deref()),
+            cache_dir: &options.models.cache_dir,
+            prices: options.models.prices.as_deref(),
+            max_usd: None,
+        };
+        super::eval_model::build(&wanted, tokio.handle().clone())?;
+    }
+    let bar = crate::printer::progress(jobs.len(), "comparing");
+    let progress = bar.clone();
+    let on_done = Arc::new(move |_: &JobOutcome| progress.inc(1));
+    let outcomes = tokio.block_on(execute(&comparison, prepared, &jobs, &options, on_done));
     bar.finish_and_clear();
+    let outcomes = outcomes?;
     write_shard_manifest(&out, &comparison, shard, &outcomes)?;
     let unfinished = outcomes.iter().filter(|outcome| outcome.status == JobStatus::NotRun).count();
     if shard.count > 1 && args.json {
@@ -95,35 +126,16 @@ fn check_out(out: &Path, comparison: &Comparison, shard: Shard) -> Result<(), Cl
         .hint("rerun with the same specs, models, settings and --shard to resume it, or pass another `--out`"))
 }
 
-/// The model's client wrapped in the response cache, one cache directory
-/// per endpoint, as `modlearn run` builds it.
-fn build_proposer(name: &str, base_url: Option<&str>, prices: Option<&Path>, cache_dir: &Path) -> Result<Arc<dyn Proposer>, CliError> {
+/// Refuses, before anything runs, a model that cannot be compared: a bad
+/// name, the embedded demo model, a missing key or a bad price file.
+fn check_model(name: &str, models: &ModelAccess) -> Result<(), CliError> {
     let model = ModelRef::parse(name).map_err(|error| CliError::usage(format!("`--model {name}`: {error}")))?;
     if model.provider == ProviderKind::Local {
         return Err(CliError::usage(format!("`--model {name}`: compare needs a model API (openai:NAME or anthropic:NAME)"))
             .hint("the embedded demo model is too small to compare; point --base-url at a local OpenAI-compatible server instead"));
     }
-    let mut settings = ProviderSettings::from_env(&model, base_url).map_err(config)?;
-    if let Some(path) = prices {
-        settings.prices = PriceTable::builtin().with_overrides_from_file(path).map_err(config)?;
-    }
-    let scope = cache_scope(settings.base_url.as_deref().unwrap_or("default"));
-    let inner = http_proposer(&model, settings).map_err(config)?;
-    Ok(Arc::new(CachedProposer::new(inner, ResponseCache::new(cache_dir.join(scope)))))
-}
-
-/// `http://127.0.0.1:8080/v1` → `127.0.0.1_8080_v1` (the directory `modlearn run` uses too).
-fn cache_scope(base_url: &str) -> String {
-    let trimmed = base_url.split("://").nth(1).unwrap_or(base_url).trim_end_matches('/');
-    trimmed.chars().map(|c| if c.is_ascii_alphanumeric() || c == '.' || c == '-' { c } else { '_' }).collect()
-}
-
-fn config(error: ProposeError) -> CliError {
-    let message = error.to_string();
-    let mut lines = message.lines();
-    let mut cli = CliError::usage(lines.next().unwrap_or("model configuration error").to_owned());
-    cli.details = lines.map(str::to_owned).collect();
-    cli
+    models.endpoint().settings(&model).map_err(config)?;
+    Ok(())
 }
 
 impl From<modlearn_compare::CompareError> for CliError {

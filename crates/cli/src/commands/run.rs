@@ -5,9 +5,9 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use modlearn_propose::{ModelRef, ProviderKind, TRANSCRIPT_FILE};
-use modlearn_record::{CandidateArtifacts, RunLayout, RunWriter, WriteError, copy_atomic, write_atomic};
-use modlearn_runner::{CandidatePlace, LearnEvent, LearnSettings, LearnedCandidate, learn, report_from_attempts};
+use modlearn_propose::{ModelRef, ProviderKind};
+use modlearn_record::{RunLayout, RunWriter, WriteError, copy_atomic, write_atomic};
+use modlearn_runner::{LearnEvent, LearnSettings, LearnedCandidate, candidate_places, learn, report_from_attempts, write_candidate};
 use modlearn_spec::{LoadedSpec, spec_slug};
 use modlearn_types::{RunReport, SpecSummary};
 use serde::{Deserialize, Serialize};
@@ -129,14 +129,7 @@ pub fn run(args: RunArgs) -> Result<u8, CliError> {
             write_errors.lock().unwrap_or_else(|poison| poison.into_inner()).push(error);
         }
     };
-    let candidate_root = run_dir.clone();
-    let candidate_layout = layout.clone();
-    let candidate_path = move |number: usize| {
-        let artifacts_dir = candidate_layout.candidate_relative(number - 1);
-        let file = format!("{artifacts_dir}/mods/{target}");
-        let absolute = std::path::absolute(candidate_root.join(&file)).unwrap_or_else(|_| candidate_root.join(&file));
-        CandidatePlace { file, artifacts_dir, absolute }
-    };
+    let candidate_path = candidate_places(layout.clone(), target);
     let on_event = |event: LearnEvent<'_>| match event {
         LearnEvent::RoundStarted { round } => bar.set_message(format!("round {round}/{}", state.rounds)),
         LearnEvent::CandidateDone(candidate) => {
@@ -187,54 +180,6 @@ fn promote(
     Ok(())
 }
 
-fn write_candidate(writer: &RunWriter, candidate: &LearnedCandidate) -> Result<(), WriteError> {
-    let attempt = &candidate.attempt;
-    let file_name = candidate
-        .evaluation
-        .path
-        .file_name()
-        .map(|name| name.to_string_lossy().into_owned())
-        .unwrap_or_else(|| "candidate.ts".to_owned());
-    let prompt: String = candidate
-        .request
-        .messages
-        .iter()
-        .map(|message| format!("<!-- {:?} -->\n{}\n\n", message.role, message.content))
-        .collect();
-    let mut proposal = serde_json::json!({
-        "model": candidate.request.model.to_string(),
-        "proposer": if candidate.agent.is_some() { "agent" } else { "completion" },
-        "seed": candidate.request.seed,
-        "maxTokens": candidate.request.max_tokens,
-        "temperature": candidate.request.temperature,
-        "completion": candidate.completion,
-        "error": attempt.proposal.as_ref().and_then(|p| p.error.clone()),
-    });
-    let mut extra = vec![("generation-prompt.md", prompt)];
-    if let Some(session) = &candidate.agent {
-        proposal["agent"] = serde_json::json!({
-            "steps": session.steps,
-            "end": session.end,
-            "usage": session.usage,
-            "costUsd": session.cost_usd,
-            "latencyMs": session.latency_ms,
-            "httpAttempts": session.http_attempts,
-            "cached": session.cached,
-            "transcript": TRANSCRIPT_FILE,
-        });
-        extra.push((TRANSCRIPT_FILE, session.transcript_jsonl()));
-    }
-    extra.push(("proposal.json", format!("{}\n", serde_json::to_string_pretty(&proposal).expect("proposal serializes"))));
-    writer.write_candidate(&CandidateArtifacts {
-        attempt,
-        file_name: &file_name,
-        source: candidate.evaluation.source.as_deref(),
-        consoles: candidate.evaluation.scenarios.iter().map(|s| s.console.as_slice()).collect(),
-        extra,
-        sessions: candidate.evaluation.scenarios.iter().map(|s| s.session.as_ref().map(|o| modlearn_record::SessionFiles { trace: &o.trace, result: &o.result, files: &o.files })).collect(),
-    })
-}
-
 /// The candidate's file name: the spec's `targetModName` (validated as a
 /// plain file name) or `<slug>.ts`, as Letta names it.
 fn target_file_name(loaded: &LoadedSpec) -> String {
@@ -277,8 +222,8 @@ fn new_state(args: &RunArgs) -> Result<(RunState, PathBuf, LoadedSpec), CliError
         handler_timeout_ms: args.engine.handler_timeout.as_millis() as u64,
         memory_limit_mib: args.engine.memory_limit,
         jobs: args.engine.jobs,
-        proposer: args.proposer.unwrap_or(ProposerKind::Completion),
-        agent_steps: args.agent_steps.unwrap_or_else(default_agent_steps),
+        proposer: args.proposing.proposer.unwrap_or(ProposerKind::Completion),
+        agent_steps: args.proposing.agent_steps.unwrap_or_else(default_agent_steps),
         eval_model: args.eval_model.eval_model.clone(),
         eval_base_url: args.eval_model.eval_base_url.clone(),
     };
@@ -330,10 +275,10 @@ fn resume_state(dir: &Path, args: &RunArgs) -> Result<(RunState, PathBuf, Loaded
     if let Some(max_tokens) = args.max_tokens {
         state.max_tokens = max_tokens;
     }
-    if let Some(proposer) = args.proposer {
+    if let Some(proposer) = args.proposing.proposer {
         state.proposer = proposer;
     }
-    if let Some(steps) = args.agent_steps {
+    if let Some(steps) = args.proposing.agent_steps {
         state.agent_steps = steps;
     }
     if args.eval_model.eval_model.is_some() {

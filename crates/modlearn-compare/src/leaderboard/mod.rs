@@ -152,7 +152,9 @@ fn model_row<'a, 'b: 'a>(
     let attempts = || jobs.iter().flat_map(|f| f.report.attempts.iter());
     let usage = || jobs.iter().filter_map(|f| f.report.learning.as_ref().map(|learning| &learning.usage));
     let passing_candidates = attempts().filter(|attempt| attempt.passed).count();
-    let cost_usd = round(usage().map(|usage| usage.cost_usd).sum());
+    // The eval model's turns (prompt scenarios) are part of what a model's mods cost to judge.
+    let eval_cost: f64 = attempts().filter_map(|attempt| attempt.eval.as_ref()).map(|eval| eval.cost_usd).sum();
+    let cost_usd = round(usage().map(|usage| usage.cost_usd).sum::<f64>() + eval_cost);
     let proposals: usize = usage().map(|usage| usage.proposals).sum();
     let latency: u64 = usage().map(|usage| usage.latency_ms).sum();
     let candidates = attempts().count();

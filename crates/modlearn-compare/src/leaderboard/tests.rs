@@ -47,6 +47,9 @@ fn comparison(repeat: usize) -> Comparison {
         repeat,
         max_tokens: 100,
         temperature: 0.0,
+        proposer: crate::ProposerChoice::Completion,
+        agent_steps: None,
+        eval_model: None,
     }
 }
 
@@ -113,4 +116,17 @@ fn input_order_does_not_change_the_result() {
     let forward = build_leaderboard(&comparison(2), &outcomes);
     outcomes.reverse();
     assert_eq!(build_leaderboard(&comparison(2), &outcomes), forward);
+}
+
+#[test]
+fn eval_model_cost_counts_in_the_models_cost() {
+    let mut with_eval = report(&[&[true], &[false]], 0.25);
+    with_eval.attempts[0].eval = Some(modlearn_types::EvalUsage { model: "openai:judge".into(), sessions: 1, turns: 2, cost_usd: 0.5, ..Default::default() });
+    with_eval.attempts[1].eval = Some(modlearn_types::EvalUsage { model: "openai:judge".into(), sessions: 1, turns: 1, cost_usd: 0.25, ..Default::default() });
+    let plain = report(&[&[true], &[false]], 0.25);
+    let board = build_leaderboard(&comparison(1), &[outcome(0, 1, Some(with_eval)), outcome(1, 1, Some(plain))]);
+    let row = |model: &str| board.models.iter().find(|row| row.model == model).unwrap().clone();
+    assert_eq!(row("openai:weak").cost_usd, 1.0);
+    assert_eq!(row("openai:weak").cost_per_passing_mod, Some(1.0));
+    assert_eq!(row("openai:strong").cost_usd, 0.25);
 }

@@ -59,6 +59,12 @@ pub(crate) fn summary(leaderboard: &Leaderboard) -> String {
         leaderboard.jobs.finished,
         leaderboard.jobs.planned
     );
+    if let Some(steps) = c.agent_steps.filter(|_| c.proposer == crate::ProposerChoice::Agent) {
+        text.push_str(&format!(" Candidates are agent sessions of {steps} step(s) at most."));
+    }
+    if let Some(model) = &c.eval_model {
+        text.push_str(&format!(" Prompt scenarios are run by `{model}`; its cost is counted in each model's cost."));
+    }
     if !leaderboard.jobs.not_run.is_empty() {
         text.push_str(&format!(" Not run (budget spent): {}.", leaderboard.jobs.not_run.join(", ")));
     }

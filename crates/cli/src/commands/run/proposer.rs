@@ -1,16 +1,12 @@
-//! Builds the proposer for a run: the provider's client, wrapped in the
-//! response cache, so repeated and resumed runs never pay twice. With
-//! `--proposer agent` the client is a tool-calling one, and each candidate
-//! is an agent session over the run directory.
+//! Builds the proposer for a run: the embedded demo model, or the API
+//! clients the runner builds for `run` and `compare` alike (cached per
+//! endpoint; with `--proposer agent`, agent sessions over the run directory).
 
 use std::path::Path;
 use std::sync::Arc;
 
-use modlearn_propose::{
-    AgentLimits, AgentProposer, CachedProposer, CachedToolChat, ModelRef, PriceTable, ProposeError, Proposer, ProviderKind, ProviderSettings,
-    ResponseCache, TRANSCRIPT_FILE, http_proposer, http_tool_chat,
-};
-use modlearn_runner::{AgentProposing, Proposing};
+use modlearn_propose::{CachedProposer, ModelRef, ProposeError, Proposer, ProviderKind, ResponseCache};
+use modlearn_runner::{ModelEndpoint, Proposing, agent_proposing};
 
 use super::RunState;
 use crate::cli::ProposerKind;
@@ -21,27 +17,12 @@ pub(super) fn build(model: &ModelRef, state: &RunState, run_dir: &Path) -> Resul
         let inner = local(model)?;
         return Ok(Proposing::Completion(Arc::new(CachedProposer::new(inner, ResponseCache::new(state.cache_dir.join("local"))))));
     }
-    let mut settings = ProviderSettings::from_env(model, state.base_url.as_deref()).map_err(config)?;
-    if let Some(path) = &state.prices {
-        settings.prices = PriceTable::builtin().with_overrides_from_file(path).map_err(config)?;
-    }
-    // One cache directory per endpoint: the same model name on two servers
-    // (two local servers, a proxy) must not share answers.
-    let cache = ResponseCache::new(state.cache_dir.join(cache_scope(settings.base_url.as_deref().unwrap_or("default"))));
+    let endpoint = ModelEndpoint { base_url: state.base_url.as_deref(), prices: state.prices.as_deref(), cache_dir: &state.cache_dir };
     if state.proposer == ProposerKind::Completion {
-        let proposer: Arc<dyn Proposer> = Arc::new(CachedProposer::new(http_proposer(model, settings).map_err(config)?, cache));
-        return Ok(Proposing::Completion(proposer));
+        return Ok(Proposing::Completion(endpoint.completion(model).map_err(config)?));
     }
-    let chat = CachedToolChat::new(http_tool_chat(model, settings).map_err(config)?, cache.clone());
-    let limits = AgentLimits { max_steps: state.agent_steps, ..AgentLimits::default() };
-    Ok(Proposing::Agent(AgentProposing {
-        agent: Arc::new(AgentProposer::new(Arc::new(chat), limits).with_session_cache(cache)),
-        run_dir: run_dir.to_path_buf(),
-        // What proposers may read: never the spec snapshot, candidate reports
-        // or manifests (they name hidden scenarios), nor hidden scenarios' results.
-        run_files: ["history.json", "history.md", "proposer-guide.md"].map(str::to_owned).to_vec(),
-        candidate_files: ["generation-prompt.md", "proposal.json", TRANSCRIPT_FILE, "eval/{scenario}"].map(str::to_owned).to_vec(),
-    }))
+    let (chat, cache) = endpoint.tool_chat(model).map_err(config)?;
+    Ok(Proposing::Agent(agent_proposing(chat, cache, state.agent_steps, run_dir.to_path_buf())))
 }
 
 /// An error that stopped the run (the API refused the key): exit 2, with
@@ -57,11 +38,7 @@ pub fn fatal(error: ProposeError, run_dir: &Path) -> CliError {
     }
 }
 
-/// A directory name for an endpoint: `http://127.0.0.1:8080/v1` → `127.0.0.1_8080_v1`.
-pub(crate) fn cache_scope(base_url: &str) -> String {
-    let trimmed = base_url.split("://").nth(1).unwrap_or(base_url).trim_end_matches('/');
-    trimmed.chars().map(|c| if c.is_ascii_alphanumeric() || c == '.' || c == '-' { c } else { '_' }).collect()
-}
+pub(crate) use modlearn_runner::cache_scope;
 
 #[cfg(feature = "local-model")]
 fn local(model: &ModelRef) -> Result<Box<dyn Proposer>, CliError> {

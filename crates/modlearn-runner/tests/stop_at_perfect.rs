@@ -1,0 +1,70 @@
+//! `LearnSettings::stop_at_perfect` against a real model server on
+//! 127.0.0.1 and the real engine: candidate 1 answers at once with a
+//! passing mod, candidate 2 a moment later. Stopping at perfect cancels
+//! candidate 2; not stopping draws it (what `modlearn compare` needs for a
+//! fixed n), and either way no later round starts.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::Duration;
+
+use modlearn_propose::ModelRef;
+use modlearn_runner::{CandidatePlace, EvalSettings, LearnOutcome, LearnSettings, ModelEndpoint, learn};
+use modlearn_testserver::{Reply, TestServer};
+
+fn repo_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+/// Learns uv-pip (2 candidates a round, 2 rounds at most); the outcome and the requests the server got.
+fn learn_with(stop_at_perfect: bool) -> (LearnOutcome, usize) {
+    let server = TestServer::start_blocking();
+    let source = std::fs::read_to_string(repo_root().join("candidates/uv-pip/good-return-args.ts")).unwrap();
+    server.respond_with("gpt-4.1-mini", move |request| {
+        let reply = Reply::text(format!("```ts\n{source}```\n")).usage(100, 50);
+        // Candidate 2 is still in flight when candidate 1 has been judged.
+        if request.body["seed"] == 1 { reply } else { reply.after(Duration::from_millis(1500)) }
+    });
+    let loaded = modlearn_spec::load_spec(&repo_root().join("specs/uv-pip.json")).unwrap();
+    let mut scenarios = modlearn_spec::resolve_scenarios(&loaded.spec);
+    modlearn_spec::attach_envs(&mut scenarios, &loaded).unwrap();
+    let temp = tempfile::tempdir().unwrap();
+    let (base, cache) = (server.base_url_openai(), temp.path().join("cache"));
+    let model = ModelRef::parse("openai:gpt-4.1-mini").unwrap();
+    let proposer = ModelEndpoint { base_url: Some(&base), prices: None, cache_dir: &cache }.completion(&model).unwrap();
+    let eval = EvalSettings { jobs: 1, ..EvalSettings::default() };
+    let settings = LearnSettings { candidates: 2, rounds: 2, stop_at_perfect, eval, ..LearnSettings::default() };
+    let root = temp.path().to_path_buf();
+    let place = move |number: usize| {
+        let artifacts_dir = format!("candidates/{number:03}");
+        let file = format!("{artifacts_dir}/mods/uv-pip.ts");
+        CandidatePlace { absolute: root.join(&file), file, artifacts_dir }
+    };
+    let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().unwrap();
+    let outcome = runtime.block_on(learn(&loaded.spec, Arc::new(scenarios), &model, proposer, &settings, &place, &|_| {}));
+    // The response cache is one directory per endpoint, named after it.
+    let scopes: Vec<String> = std::fs::read_dir(&cache).unwrap().map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned()).collect();
+    assert_eq!(scopes, vec![modlearn_runner::cache_scope(&base)]);
+    (outcome, server.request_count())
+}
+
+#[test]
+fn a_perfect_candidate_cancels_its_round_when_stopping_at_perfect() {
+    let (outcome, _) = learn_with(true);
+    assert!(outcome.fatal.is_none());
+    assert_eq!(outcome.candidates.len(), 1, "candidate 2 was cancelled");
+    assert_eq!(outcome.candidates[0].number, 1);
+    assert!(outcome.candidates[0].attempt.passed);
+    assert_eq!(outcome.learning.stopped, "perfect score");
+}
+
+#[test]
+fn without_stopping_at_perfect_the_round_draws_every_candidate_and_ends_there() {
+    let (outcome, requests) = learn_with(false);
+    assert!(outcome.fatal.is_none());
+    let numbers: Vec<usize> = outcome.candidates.iter().map(|candidate| candidate.number).collect();
+    assert_eq!(numbers, vec![1, 2], "the slower candidate is drawn and judged too");
+    assert!(outcome.candidates.iter().all(|candidate| candidate.attempt.passed));
+    assert_eq!((outcome.learning.rounds_run, outcome.learning.stopped.as_str()), (1, "perfect score"), "no second round");
+    assert_eq!(requests, 2);
+}
