@@ -7,7 +7,7 @@ export function activate(letta) {
   const variants = [];
   let n = 0;
   while (true) {
-    variants.push(new Array(1 << 20).fill(n));
+    variants.push(new Uint8Array(4 << 20));
     n += 1;
   }
 
