@@ -15,8 +15,8 @@ use modlearn_propose::prompt::{DEFAULT_EVIDENCE_BUDGET, Evidence, Slot, agent_pr
 use modlearn_propose::{AgentSession, Completion, CompletionRequest, ModelRef, ProposeError};
 use modlearn_spec::{ModLearningSpec, ResolvedScenario};
 use modlearn_types::{Attempt, Learning, UsageTotals};
-use tokio::sync::Semaphore;
-use tokio::task::JoinSet;
+use tokio::sync::{OwnedSemaphorePermit, Semaphore};
+use tokio::task::{AbortHandle, JoinSet};
 
 use crate::proposing::{Answer, Proposing, judge_proposal};
 use crate::{CandidateEvaluation, EvalSettings};
@@ -44,8 +44,8 @@ pub struct LearnSettings {
     /// repeated runs of one spec (`modlearn compare --repeat`) draw fresh
     /// answers instead of the cached ones.
     pub seed_offset: u64,
-    /// Cancel a round's proposals still in flight once one of its
-    /// candidates scores perfectly (`modlearn run`, to save money). Off, the
+    /// Cancel a round's later-numbered proposals still in flight once one of
+    /// its candidates scores perfectly (`modlearn run`, to save money). Off, the
     /// round draws all its candidates whatever their timing, so a
     /// comparison's pass@k has a fixed n; either way no later round starts.
     pub stop_at_perfect: bool,
@@ -177,6 +177,8 @@ pub async fn learn(
             Proposing::Completion(_) => (None, None),
         };
         let mut tasks = JoinSet::new();
+        let mut handles: Vec<(usize, AbortHandle)> = Vec::new();
+        let mut permit_senders = Vec::new();
         for index in 1..=settings.candidates {
             let number = first_number + index - 1;
             let place = candidate_path(number);
@@ -200,19 +202,21 @@ pub async fn learn(
                 seed: settings.seed_offset + number as u64,
             };
             let (proposing, workspace) = (proposing.clone(), workspace.clone());
-            // Taking the request permit here, in slot order, makes proposals go
-            // out in candidate order whatever the concurrency.
-            let permit = Arc::clone(&requests).acquire_owned().await.expect("semaphore open");
+            // The dispatcher below hands out request permits in slot order,
+            // so proposals go out in candidate order whatever the concurrency.
+            let (permit_sender, permit_receiver) = tokio::sync::oneshot::channel::<OwnedSemaphorePermit>();
+            permit_senders.push(permit_sender);
             let (evaluations, spent) = (Arc::clone(&evaluations), Arc::clone(&spent));
             let scenarios = Arc::clone(&scenarios);
             let eval = settings.eval.clone();
             let max_usd = settings.max_usd;
             let halt = Arc::clone(&halt);
-            tasks.spawn(async move {
+            let handle = tasks.spawn(async move {
                 let mut halted = halt.subscribe();
-                if *halted.borrow() {
-                    return Task::Halted;
-                }
+                let permit = tokio::select! {
+                    permit = permit_receiver => permit.expect("the dispatcher outlives the round's tasks"),
+                    _ = halted.wait_for(|&stop| stop) => return Task::Halted,
+                };
                 if max_usd.is_some_and(|max| *spent.lock().unwrap_or_else(|p| p.into_inner()) >= max) {
                     return Task::Skipped;
                 }
@@ -267,7 +271,16 @@ pub async fn learn(
                 }
                 Task::Done(Box::new(judged))
             });
+            handles.push((number, handle));
         }
+        let requests = Arc::clone(&requests);
+        let dispatcher = tokio::spawn(async move {
+            for sender in permit_senders {
+                let permit = Arc::clone(&requests).acquire_owned().await.expect("semaphore open");
+                // A cancelled task has dropped its receiver; its permit goes back.
+                let _ = sender.send(permit);
+            }
+        });
         let mut round_candidates = Vec::new();
         let mut perfect = false;
         let mut skipped = false;
@@ -287,16 +300,23 @@ pub async fn learn(
                 }
                 Task::Halted => continue,
             };
-            if candidate.evaluation.verdict.is_perfect() {
-                perfect = true;
-            }
+            let perfect_number = candidate.evaluation.verdict.is_perfect().then_some(candidate.number);
             on_event(LearnEvent::CandidateDone(&candidate));
             round_candidates.push(candidate);
-            if perfect && settings.stop_at_perfect {
-                // Whatever is still in flight is no longer needed.
-                tasks.abort_all();
+            if let Some(number) = perfect_number {
+                perfect = true;
+                if settings.stop_at_perfect {
+                    // Later candidates can no longer be selected (the earliest
+                    // passing one wins), so they are cancelled; earlier ones
+                    // still in flight may pass and win, so they finish. The
+                    // selection is then the same whatever the timing.
+                    for (_, handle) in handles.iter().filter(|(other, _)| *other > number) {
+                        handle.abort();
+                    }
+                }
             }
         }
+        dispatcher.abort();
         round_candidates.sort_by_key(|c| c.number);
         per_round.push(totals(&round_candidates));
         candidates.extend(round_candidates);
