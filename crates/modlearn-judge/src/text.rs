@@ -5,7 +5,7 @@ use serde_json::Value;
 
 /// A string as itself; an array as the concatenation of its parts' text;
 /// an object with `text` as that text; anything else as JSON.
-pub(crate) fn content_text(content: &Value) -> String {
+pub fn content_text(content: &Value) -> String {
     match content {
         Value::String(text) => text.clone(),
         Value::Array(parts) => parts.iter().map(part_text).collect(),

@@ -3,6 +3,7 @@
 //! messages in `<system-reminder>` tags, where they were added: Anthropic has no system messages
 //! inside a conversation, and a reminder must reach the model next to the turn it was added to.
 
+use modlearn_judge::content_text;
 use modlearn_propose::{ChatMessage, ToolCall};
 use serde_json::Value;
 
@@ -45,21 +46,6 @@ pub(crate) fn chat_messages(transcript: &[Value]) -> Vec<ChatMessage> {
 
 fn text_of(value: &Value) -> String {
     value.as_str().map_or_else(|| if value.is_null() { String::new() } else { value.to_string() }, str::to_owned)
-}
-
-/// Message content as text, the way Letta's harness reads it: a string; the `text` of an array's
-/// parts (recursively); an object's `text`; anything else as JSON.
-pub(crate) fn content_text(content: &Value) -> String {
-    match content {
-        Value::String(text) => text.clone(),
-        Value::Array(parts) => parts.iter().map(content_text).collect(),
-        Value::Object(object) => match object.get("text") {
-            Some(Value::String(text)) => text.clone(),
-            _ => content.to_string(),
-        },
-        Value::Null => String::new(),
-        other => other.to_string(),
-    }
 }
 
 #[cfg(test)]

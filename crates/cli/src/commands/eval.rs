@@ -8,7 +8,6 @@ use modlearn_runner::{CandidateEvaluation, attempt_from, build_report, evaluate_
 use modlearn_spec::spec_slug;
 use modlearn_types::SpecSummary;
 
-use super::eval_model::EvalModelConfig;
 use crate::cli::EvalArgs;
 use crate::exit::CliError;
 use crate::printer;
@@ -28,22 +27,10 @@ pub fn run(args: EvalArgs) -> Result<u8, CliError> {
     }
     let mut settings = super::engine_options(&args.engine);
     // The eval model's requests run here; the evaluation's threads wait for them.
-    let runtime = match &args.eval_model.eval_model {
-        Some(model) => {
-            let runtime = super::eval_model::runtime()?;
-            let cache_dir = args.cache_dir.clone().unwrap_or_else(|| super::modlearn_cache_dir().join("responses"));
-            let wanted = EvalModelConfig {
-                model,
-                base_url: args.eval_model.eval_base_url.as_deref(),
-                cache_dir: &cache_dir,
-                prices: None,
-                max_usd: None,
-            };
-            settings.eval_model = Some(super::eval_model::build(&wanted, runtime.handle().clone())?);
-            Some(runtime)
-        }
-        None => None,
-    };
+    let runtime = super::eval_model::for_evaluation(&args.eval_model, args.cache_dir.as_ref())?.map(|(model, runtime)| {
+        settings.eval_model = Some(model);
+        runtime
+    });
     let layout = RunLayout::new(&run_dir, args.candidates.len());
     let writer = RunWriter::new(layout.clone(), loaded.raw.clone(), loaded.spec.name.clone());
 

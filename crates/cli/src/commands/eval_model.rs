@@ -2,13 +2,14 @@
 //! `modlearn run`. Its turns go through the response cache (one directory per endpoint, as the
 //! proposer's), so a re-evaluation asks nothing again.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use modlearn_propose::{CachedToolChat, ModelRef, PriceTable, ProposeError, ProviderKind, ProviderSettings, ResponseCache, http_tool_chat};
 use modlearn_runner::EvalModel;
 
 use super::run::proposer::{cache_scope, config};
+use crate::cli::EvalModelArgs;
 use crate::exit::CliError;
 
 /// Where and how to reach the eval model.
@@ -73,4 +74,19 @@ pub fn runtime() -> Result<tokio::runtime::Runtime, CliError> {
         .enable_all()
         .build()
         .map_err(|error| CliError::usage(format!("cannot start the async runtime: {error}")))
+}
+
+/// For `eval` and `validate --mutants`: the eval model of `args` (no prices or budget flags
+/// there) with the runtime its requests run on, or `None` without `--eval-model`. The runtime
+/// must outlive the evaluation.
+pub fn for_evaluation(
+    args: &EvalModelArgs,
+    cache_dir: Option<&PathBuf>,
+) -> Result<Option<(Arc<EvalModel>, tokio::runtime::Runtime)>, CliError> {
+    let Some(model) = &args.eval_model else { return Ok(None) };
+    let runtime = runtime()?;
+    let cache_dir = cache_dir.cloned().unwrap_or_else(|| super::modlearn_cache_dir().join("responses"));
+    let wanted = EvalModelConfig { model, base_url: args.eval_base_url.as_deref(), cache_dir: &cache_dir, prices: None, max_usd: None };
+    let eval_model = build(&wanted, runtime.handle().clone())?;
+    Ok(Some((eval_model, runtime)))
 }

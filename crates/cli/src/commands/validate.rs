@@ -6,7 +6,6 @@ mod render;
 use modlearn_mutants::run_mutants;
 use serde::Serialize;
 
-use super::eval_model::EvalModelConfig;
 use crate::cli::ValidateArgs;
 use crate::exit::{CliError, FAILURE, SUCCESS};
 
@@ -31,22 +30,10 @@ pub fn run(args: ValidateArgs) -> Result<u8, CliError> {
     // The same engines and limits as `modlearn eval` with its defaults; with `--eval-model`,
     // the same agent for prompt scenarios, its requests run on `runtime`.
     let mut settings = modlearn_runner::EvalSettings::default();
-    let runtime = match &args.eval_model.eval_model {
-        Some(model) => {
-            let runtime = super::eval_model::runtime()?;
-            let cache_dir = args.cache_dir.clone().unwrap_or_else(|| super::modlearn_cache_dir().join("responses"));
-            let wanted = EvalModelConfig {
-                model,
-                base_url: args.eval_model.eval_base_url.as_deref(),
-                cache_dir: &cache_dir,
-                prices: None,
-                max_usd: None,
-            };
-            settings.eval_model = Some(super::eval_model::build(&wanted, runtime.handle().clone())?);
-            Some(runtime)
-        }
-        None => None,
-    };
+    let runtime = super::eval_model::for_evaluation(&args.eval_model, args.cache_dir.as_ref())?.map(|(model, runtime)| {
+        settings.eval_model = Some(model);
+        runtime
+    });
     let report = run_mutants(&loaded.spec, &scenarios, &settings);
     drop(runtime);
     if let Some(error) = settings.eval_model.as_ref().and_then(|model| model.take_fatal()) {
