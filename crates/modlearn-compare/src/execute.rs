@@ -5,6 +5,7 @@
 //! a rerun with the same `--out` resume.
 
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 
 use modlearn_propose::{ModelRef, ProposeError, Proposer, ToolChat};
@@ -103,6 +104,8 @@ struct Context {
     options: ExecuteOptions,
     limits: SharedLimits,
     running: Semaphore,
+    /// Set when a job hit a refused key: no other job may then report as finished.
+    stopped: AtomicBool,
 }
 
 /// Runs `jobs` (a subset of `comparison.jobs()`), `specs[i]` being
@@ -123,6 +126,7 @@ pub async fn execute(
         limits: SharedLimits::new(options.concurrency, options.max_usd),
         running: Semaphore::new(options.concurrency.max(1)),
         options: options.clone(),
+        stopped: AtomicBool::new(false),
     });
     let mut tasks = JoinSet::new();
     for &job in jobs {
@@ -137,7 +141,17 @@ pub async fn execute(
     }
     let mut outcomes = Vec::with_capacity(jobs.len());
     while let Some(joined) = tasks.join_next().await {
-        outcomes.push(joined.expect("a comparison job panicked")?);
+        match joined.expect("a comparison job panicked") {
+            Ok(outcome) => outcomes.push(outcome),
+            Err(error) => {
+                // Stop the other jobs and wait until they have, so none of
+                // them writes a report after the comparison has failed.
+                context.stopped.store(true, Ordering::SeqCst);
+                tasks.abort_all();
+                while tasks.join_next().await.is_some() {}
+                return Err(error);
+            }
+        }
     }
     outcomes.sort_by_key(|outcome| outcome.job);
     Ok(outcomes)
@@ -241,6 +255,7 @@ async fn run_job(context: &Context, job: Job) -> Result<JobOutcome, CompareError
         return Err(error.into());
     }
     if let Some(error) = outcome.fatal {
+        context.stopped.store(true, Ordering::SeqCst);
         let eval_refused = settings.eval.eval_model.as_ref().is_some_and(|model| model.halted());
         let flag = match (&comparison.eval_model, eval_refused) {
             (Some(eval_model), true) => format!("--eval-model {eval_model}"),
@@ -248,7 +263,9 @@ async fn run_job(context: &Context, job: Job) -> Result<JobOutcome, CompareError
         };
         return Err(fatal(error, &flag, &context.options.out));
     }
-    if limits.refused() {
+    // A sibling's refused key stops the comparison: this job's answers may be
+    // cut short, so it stays unfinished and runs again next time.
+    if limits.refused() || context.stopped.load(Ordering::SeqCst) {
         return Ok(not_run);
     }
     let attempts = outcome.candidates.iter().map(|candidate| candidate.attempt.clone()).collect();
