@@ -32,9 +32,10 @@ export function installPromiseTracking(global, currentOwner, fromModCode) {
     if (new.target === undefined) throw new TypeError("Promise constructor cannot be invoked without 'new'");
     // The host's own promises (its time limits) are not the mod's work.
     // Reflect.construct keeps subclasses (`class P extends Promise`) working.
-    if (typeof executor !== "function" || !fromModCode()) return Reflect.construct(RealPromise, [executor], new.target);
-    const owner = promiseTracker.currentOwner();
-    if (owner === null || owner === undefined) return Reflect.construct(RealPromise, [executor], new.target);
+    // The owner lookup is cheap and the stack capture in `fromModCode` is
+    // not, so the stack is only captured when a mod could own the promise.
+    const owner = typeof executor === "function" ? promiseTracker.currentOwner() : null;
+    if (owner === null || owner === undefined || !fromModCode()) return Reflect.construct(RealPromise, [executor], new.target);
     const record = { owner, createdAt: clock.now };
     promiseTracker.pending.add(record);
     const done = () => promiseTracker.pending.delete(record);
