@@ -7,6 +7,7 @@
 
 import { structuredCloneValue } from "./clone.js";
 import { installAbort } from "./abort.js";
+import { boundText } from "./diagnostics.js";
 
 /** Fixed start of virtual time: 2026-01-01T00:00:00Z. */
 export const VIRTUAL_EPOCH_MS = 1767225600000;
@@ -142,7 +143,7 @@ function makeConsole() {
       consoleBuffer.dropped++;
       return;
     }
-    consoleBuffer.lines.push({ level, text: args.map(formatArg).join(" ") });
+    consoleBuffer.lines.push({ level, text: boundText(args.map(formatArg).join(" ")) });
   };
   return {
     log: write("log"),

@@ -2,7 +2,7 @@
 //! files beside the candidate. Everything else is refused with an error
 //! that says why, and the candidate sees that error at import time.
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
@@ -26,6 +26,10 @@ pub(crate) struct SandboxLoader {
     /// When set, host modules are read from this directory instead of the
     /// binary (the JS unit tests use it to reach `js/tests/`).
     host_dir: Option<PathBuf>,
+    /// Set once the host modules are loaded: from then on no import resolves
+    /// to a host module but the public ones mods may import (`node/`), so no
+    /// mod can reach (or patch) the judge's own modules.
+    sealed: Cell<bool>,
 }
 
 impl SandboxLoader {
@@ -34,12 +38,18 @@ impl SandboxLoader {
             root: RefCell::new(None),
             cache: RefCell::new(HashMap::new()),
             host_dir: None,
+            sealed: Cell::new(false),
         }
     }
 
     /// A loader that reads host modules from `dir` (for the JS unit tests).
     pub(crate) fn with_host_dir(dir: PathBuf) -> SandboxLoader {
         SandboxLoader { host_dir: Some(dir), ..SandboxLoader::new() }
+    }
+
+    /// Refuses every host module from now on but the public ones.
+    pub(crate) fn seal(&self) {
+        self.sealed.set(true);
     }
 
     /// Sets the directory candidate imports are confined to.
@@ -99,6 +109,42 @@ impl ModuleLoader for SandboxLoader {
         &self,
         specifier: &str,
         referrer: &str,
+        kind: ResolutionKind,
+    ) -> Result<ModuleSpecifier, ModuleLoaderError> {
+        let resolved = self.resolve_unsealed(specifier, referrer, kind)?;
+        if self.sealed.get() && resolved.scheme() == HOST_SCHEME && !is_public(&resolved) && !is_public_str(referrer) {
+            return Err(refuse(specifier, "modlearn's own modules are not importable"));
+        }
+        Ok(resolved)
+    }
+
+    fn load(
+        &self,
+        specifier: &ModuleSpecifier,
+        referrer: Option<&ModuleLoadReferrer>,
+        options: ModuleLoadOptions,
+    ) -> ModuleLoadResponse {
+        if self.sealed.get() && specifier.scheme() == HOST_SCHEME && !is_public(specifier) {
+            return ModuleLoadResponse::Sync(Err(refuse(specifier.as_str(), "modlearn's own modules are not importable")));
+        }
+        self.load_unsealed(specifier, referrer, options)
+    }
+}
+
+/// Host modules mods may import: Node's built-ins as the sandbox provides them.
+fn is_public(specifier: &ModuleSpecifier) -> bool {
+    specifier.scheme() == HOST_SCHEME && specifier.path().starts_with("/node/")
+}
+
+fn is_public_str(referrer: &str) -> bool {
+    ModuleSpecifier::parse(referrer).is_ok_and(|url| is_public(&url))
+}
+
+impl SandboxLoader {
+    fn resolve_unsealed(
+        &self,
+        specifier: &str,
+        referrer: &str,
         _kind: ResolutionKind,
     ) -> Result<ModuleSpecifier, ModuleLoaderError> {
         let from_host = referrer.starts_with(HOST_SCHEME);
@@ -132,7 +178,7 @@ impl ModuleLoader for SandboxLoader {
         Ok(resolved)
     }
 
-    fn load(
+    fn load_unsealed(
         &self,
         specifier: &ModuleSpecifier,
         _referrer: Option<&ModuleLoadReferrer>,

@@ -6,6 +6,7 @@
 //! and reports read modlearn's.
 #![deny(missing_docs)]
 
+pub mod bound;
 mod diagnostic;
 mod invocation;
 mod lifecycle;
