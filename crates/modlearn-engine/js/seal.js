@@ -112,5 +112,8 @@ export function sealGlobals(global) {
   installPerformance(global);
   // Temporal.Now reads the host's clock and time zone; Bun has no Temporal either.
   delete global.Temporal;
+  // A fresh realm would have none of this sealing; QuickJS's gc() is no platform's API.
+  delete global.ShadowRealm;
+  delete global.gc;
   lockIntrinsics(global);
 }

@@ -1,6 +1,7 @@
-//! The only way code gets into an engine: host modules, the candidate, and
-//! files beside the candidate. Everything else is refused with an error
-//! that says why, and the candidate sees that error at import time.
+//! The only way code gets into an engine: host modules and the candidate
+//! file, which the Rust side hands over transpiled. Everything else is
+//! refused with an error that says why, and the candidate sees that error at
+//! import time; the loader never reads the disk for a candidate.
 
 use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
@@ -14,7 +15,6 @@ use deno_core::{
 use deno_error::JsErrorBox;
 
 use crate::host_sources::{HOST_SCHEME, host_module};
-use crate::transpile::{SourceKind, to_javascript};
 
 /// Serves host modules from the binary and candidate modules from the
 /// candidate's own directory.
@@ -77,23 +77,13 @@ impl SandboxLoader {
         if !self.inside_root(&path) {
             return Err(refuse(specifier.as_str(), "only files beside the candidate can be imported"));
         }
-        let cached = self.cache.borrow().get(&path).cloned();
-        let code = match cached {
-            Some(code) => code,
-            None => {
-                let kind = SourceKind::from_path(&path).ok_or_else(|| {
-                    JsErrorBox::type_error(format!(
-                        "Cannot import '{}': only .js, .mjs, .ts, .mts, .tsx and .jsx files are modules",
-                        path.display()
-                    ))
-                })?;
-                let source = std::fs::read_to_string(&path).map_err(|error| {
-                    JsErrorBox::type_error(format!("Cannot import '{}': {error}", path.display()))
-                })?;
-                let code = to_javascript(specifier, &path, kind, &source).map_err(JsErrorBox::generic)?;
-                self.cache.borrow_mut().insert(path, code.clone());
-                code
-            }
+        // A candidate is one file, as Letta copies it alone into its run
+        // directory: nothing beside it is read, and the disk is never touched.
+        let Some(code) = self.cache.borrow().get(&path).cloned() else {
+            return Err(JsErrorBox::type_error(format!(
+                "Cannot find module '{}': a mod is loaded as one file, without the files beside it",
+                specifier.as_str().split(['?', '#']).next().unwrap_or_default()
+            )));
         };
         Ok(ModuleSource::new(
             ModuleType::JavaScript,

@@ -17,7 +17,7 @@ use serde_json::{Value, json};
 
 use crate::engine::{EngineError, EngineOptions, StopFault};
 use crate::host_sources::HOST_ENTRY;
-use crate::loader::{SandboxLoader, normalize};
+use crate::loader::SandboxLoader;
 use crate::protocol::{HostMethod, Language, Operation};
 use crate::transpile::{SourceKind, to_javascript};
 use crate::watchdog::{ThreadCpuClock, Watchdog};
@@ -123,10 +123,10 @@ impl LocalEngine {
     /// generation, as a fresh module instance. Replies with the host's JSON.
     pub(crate) fn load(&mut self, path: &Path, source: &str, on_step: &mut dyn FnMut(usize)) -> Result<String, EngineError> {
         let given = path;
-        let path = normalize(&absolute(path));
-        if let Some(dir) = path.parent() {
-            self.booted.loader.confine_to(dir.to_path_buf());
-        }
+        // The mod sees itself at a virtual path (import.meta.url and its stack frames), never the host's.
+        let file_name = path.file_name().map_or_else(|| "mod.js".into(), |name| name.to_os_string());
+        let path = Path::new(VIRTUAL_MOD_DIR).join(file_name);
+        self.booted.loader.confine_to(PathBuf::from(VIRTUAL_MOD_DIR));
         self.load_count += 1;
         let mut specifier = ModuleSpecifier::from_file_path(&path)
             .map_err(|()| EngineError::Host(format!("not an absolute path: {}", path.display())))?;
@@ -135,7 +135,8 @@ impl LocalEngine {
         // reuse the transpiled code (primed in the loader) and the scan (kept by the host).
         let fresh = !matches!(&self.transpiled, Some(last) if last.path == path && last.source == source);
         if fresh {
-            let result = to_javascript(&specifier, &path, kind, source);
+            // Transpile errors name the file as the user knows it.
+            let result = to_javascript(&specifier, given, kind, source);
             if let Ok(code) = &result {
                 self.booted.loader.prime(path.clone(), code.clone());
             }
@@ -284,16 +285,11 @@ impl LocalEngine {
     }
 }
 
+/// Where a candidate seems to live, to itself: Letta's mods directory in the sandbox's home.
+pub(crate) const VIRTUAL_MOD_DIR: &str = "/home/user/.letta/mods";
+
 pub(crate) fn parse<T: DeserializeOwned>(text: &str) -> Result<T, String> {
     serde_json::from_str(text).map_err(|error| format!("unexpected host reply ({error}): {}", modlearn_types::bound::cut(text, 2000)))
-}
-
-fn absolute(path: &Path) -> PathBuf {
-    if path.is_absolute() {
-        path.to_path_buf()
-    } else {
-        std::env::current_dir().map(|dir| dir.join(path)).unwrap_or_else(|_| path.to_path_buf())
-    }
 }
 
 /// Takes the host function off the global object, so candidates cannot reach it.

@@ -5,13 +5,13 @@
 //! engine is gone, and every later request says why.
 
 use std::collections::{HashMap, HashSet};
-use std::io::{BufReader, BufWriter, ErrorKind, Write};
+use std::io::{BufReader, BufWriter, Write};
 use std::os::fd::OwnedFd;
 use std::os::unix::net::UnixStream;
 use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::sync::{Arc, Condvar, Mutex, mpsc};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
@@ -21,10 +21,100 @@ use crate::worker::channel::{read_frame, receive_packet, send_packet, socket_pai
 use crate::worker::messages::{ControlReply, ControlRequest, EngineReply, EngineRequest};
 use crate::worker::{Isolation, ZYGOTE_ARGUMENT};
 
-/// Wall time a step may take beyond three times its CPU budget before the
-/// process is killed: room for a loaded machine (the budget is CPU time),
-/// little enough to end a hang soon.
-const WALL_MARGIN: Duration = Duration::from_millis(500);
+/// How often a running step is looked at from outside.
+const WATCH_INTERVAL: Duration = Duration::from_millis(50);
+
+/// When a step is stopped from outside. The engine's own watchdog stops
+/// mod code at its CPU budget; these catch what it cannot stop, and they
+/// measure the process's CPU time and state, not the wall clock alone, so
+/// that a loaded machine never turns a finite step into a timeout.
+#[derive(Clone, Copy, Debug)]
+struct OuterLimits {
+    budget: Duration,
+    /// CPU time past which a step is spinning in code that ignores termination.
+    cpu: Duration,
+    /// Wall time after which a process that is not running (waiting on
+    /// nothing that can ever come) is blocked for good.
+    blocked_after: Duration,
+    /// Wall time after which a step ends whatever the process is doing.
+    hard_wall: Duration,
+}
+
+impl OuterLimits {
+    fn for_budget(budget: Duration) -> OuterLimits {
+        OuterLimits {
+            budget,
+            cpu: budget.saturating_mul(3) / 2 + Duration::from_millis(250),
+            blocked_after: budget + Duration::from_millis(500),
+            hard_wall: budget.saturating_mul(30).saturating_add(Duration::from_secs(30)),
+        }
+    }
+}
+
+/// Why a step was stopped from outside.
+#[derive(Clone, Copy, Debug)]
+enum Stall {
+    Spinning,
+    Blocked,
+    Starved,
+}
+
+/// One step of an engine process, watched from outside.
+struct StepWatch {
+    pid: i32,
+    started: Instant,
+    cpu_at_start: Option<Duration>,
+    /// Since when every look found the process asleep, with no CPU time gained.
+    asleep: Option<(Instant, Duration)>,
+}
+
+/// How long a process must stay asleep before it counts as blocked (a
+/// moment's wait on the watchdog's lock is not).
+const ASLEEP_FOR: Duration = Duration::from_millis(300);
+
+impl StepWatch {
+    fn start(pid: i32) -> StepWatch {
+        StepWatch { pid, started: Instant::now(), cpu_at_start: process_cpu(pid).map(|(cpu, _)| cpu), asleep: None }
+    }
+
+    fn stalled(&mut self, limits: &OuterLimits) -> Option<Stall> {
+        let elapsed = self.started.elapsed();
+        if elapsed > limits.hard_wall {
+            return Some(Stall::Starved);
+        }
+        let (cpu, running) = process_cpu(self.pid)?;
+        if cpu.saturating_sub(self.cpu_at_start.unwrap_or_default()) > limits.cpu {
+            return Some(Stall::Spinning);
+        }
+        // An engine never waits for anything outside itself: asleep mid-step for long is blocked for good.
+        self.asleep = match self.asleep {
+            Some((since, at)) if !running && cpu == at => Some((since, at)),
+            _ if !running => Some((Instant::now(), cpu)),
+            _ => None,
+        };
+        let blocked = self.asleep.is_some_and(|(since, _)| since.elapsed() > ASLEEP_FOR);
+        (blocked && elapsed > limits.blocked_after).then_some(Stall::Blocked)
+    }
+}
+
+/// CPU time used by process `pid` (all threads) and whether its main thread is running or runnable.
+fn process_cpu(pid: i32) -> Option<(Duration, bool)> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    // The command name is in parentheses and may hold spaces; fields follow the last ')'.
+    let fields: Vec<&str> = stat.rsplit_once(')')?.1.split_whitespace().collect();
+    let running = matches!(fields.first(), Some(&"R"));
+    let ticks: u64 = fields.get(11)?.parse::<u64>().ok()? + fields.get(12)?.parse::<u64>().ok()?;
+    // SAFETY: sysconf has no preconditions.
+    let per_second = unsafe { libc::sysconf(libc::_SC_CLK_TCK) }.max(1) as u64;
+    Some((Duration::from_millis(ticks * 1000 / per_second), running))
+}
+
+fn readable(stream: &UnixStream, timeout: Duration) -> bool {
+    use std::os::fd::AsRawFd;
+    let mut poll = libc::pollfd { fd: stream.as_raw_fd(), events: libc::POLLIN, revents: 0 };
+    // SAFETY: poll is a valid array of one pollfd.
+    unsafe { libc::poll(&mut poll, 1, timeout.as_millis() as i32) > 0 }
+}
 
 /// How long spawning an engine may take (it is a fork; this is for a zygote that hangs).
 const SPAWN_DEADLINE: Duration = Duration::from_secs(20);
@@ -176,7 +266,7 @@ pub(crate) struct WorkerEngine {
     pid: i32,
     reader: BufReader<UnixStream>,
     writer: BufWriter<UnixStream>,
-    wall_deadline: Duration,
+    limits: OuterLimits,
     /// Set once the process is gone: every later request fails with it.
     gone: Option<EngineError>,
 }
@@ -194,20 +284,19 @@ impl WorkerEngine {
         };
         let stream = UnixStream::from(socket);
         let writer = stream.try_clone().map_err(|error| EngineError::Startup(error.to_string()))?;
-        let wall_deadline = options.step_timeout.saturating_mul(3).saturating_add(WALL_MARGIN);
         let mut engine = WorkerEngine {
             zygote,
             pid,
             reader: BufReader::new(stream),
             writer: BufWriter::new(writer),
-            wall_deadline,
+            limits: OuterLimits::for_budget(options.step_timeout),
             gone: None,
         };
         engine.reader.get_ref().set_read_timeout(Some(SPAWN_DEADLINE)).map_err(|e| EngineError::Startup(e.to_string()))?;
         match read_frame::<EngineReply>(&mut engine.reader) {
             Ok(Some(EngineReply::Ready(Ok(())))) => Ok(engine),
             Ok(Some(EngineReply::Ready(Err(error)))) => Err(error),
-            _ => Err(engine.ended("activate", false)),
+            _ => Err(engine.ended("activate", None)),
         }
     }
 
@@ -216,8 +305,7 @@ impl WorkerEngine {
     }
 
     pub(crate) fn load(&mut self, path: &Path, source: &str) -> Result<String, EngineError> {
-        let path = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
-        self.request(&EngineRequest::Load { path, source: source.to_owned() }, "activate")
+        self.request(&EngineRequest::Load { path: path.to_path_buf(), source: source.to_owned() }, "activate")
     }
 
     pub(crate) fn operate(&mut self, operation: Operation) -> Result<String, EngineError> {
@@ -234,34 +322,39 @@ impl WorkerEngine {
             return Err(gone.clone());
         }
         if write_frame(&mut self.writer, request).and_then(|()| self.writer.flush()).is_err() {
-            return Err(self.ended(phase, false));
+            return Err(self.ended(phase, None));
         }
-        let _ = self.reader.get_ref().set_read_timeout(Some(self.wall_deadline));
+        let _ = self.reader.get_ref().set_read_timeout(None);
+        let mut step = StepWatch::start(self.pid);
         loop {
-            match read_frame::<EngineReply>(&mut self.reader) {
-                Ok(Some(EngineReply::Step { .. })) => continue,
-                Ok(Some(EngineReply::Done(result))) => return result,
-                Ok(Some(EngineReply::Ready(_))) => return Err(self.ended(phase, false)),
-                Err(error) if matches!(error.kind(), ErrorKind::WouldBlock | ErrorKind::TimedOut) => {
+            if self.reader.buffer().is_empty() && !readable(self.reader.get_ref(), WATCH_INTERVAL) {
+                if let Some(stall) = step.stalled(&self.limits) {
                     self.zygote.kill(self.pid);
-                    return Err(self.ended(phase, true));
+                    return Err(self.ended(phase, Some(stall)));
                 }
-                Ok(None) | Err(_) => return Err(self.ended(phase, false)),
+                continue;
+            }
+            match read_frame::<EngineReply>(&mut self.reader) {
+                Ok(Some(EngineReply::Step { .. })) => step = StepWatch::start(self.pid),
+                Ok(Some(EngineReply::Done(result))) => return result,
+                Ok(Some(EngineReply::Ready(_))) | Ok(None) | Err(_) => return Err(self.ended(phase, None)),
             }
         }
     }
 
     /// The process is gone (or made so): why, as the error every later request gets.
-    fn ended(&mut self, phase: &str, killed_for_time: bool) -> EngineError {
+    fn ended(&mut self, phase: &str, stall: Option<Stall>) -> EngineError {
         let exit = self.zygote.exit_of(self.pid);
-        let deadline = self.wall_deadline.as_millis();
-        let error = if killed_for_time {
+        let error = if let Some(stall) = stall {
+            let why = match stall {
+                Stall::Spinning => format!("kept running past its {} ms budget where it could not be stopped", self.limits.budget.as_millis()),
+                Stall::Blocked => "blocked and could never go on".to_owned(),
+                Stall::Starved => format!("did not finish within {} s of wall time", self.limits.hard_wall.as_secs()),
+            };
             EngineError::Stopped {
                 fault: StopFault::Timeout,
                 phase: phase.to_owned(),
-                message: format!(
-                    "mod code in the {phase} phase did not finish within {deadline} ms of wall time; the engine process was killed"
-                ),
+                message: format!("mod code in the {phase} phase {why}; the engine process was killed"),
             }
         } else {
             match exit {

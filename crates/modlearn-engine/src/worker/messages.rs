@@ -52,7 +52,7 @@ pub(crate) enum ControlReply {
 pub(crate) enum EngineRequest {
     /// [`crate::Engine::load`].
     Load {
-        /// Absolute path of the candidate.
+        /// The candidate's path as given (it names the owner; the engine never opens it).
         path: PathBuf,
         /// Its text.
         source: String,
