@@ -389,9 +389,13 @@ pub struct BenchArgs {
     #[arg(long, value_name = "K", default_value_t = 16, value_parser = clap::value_parser!(u64).range(1..=10000))]
     pub copies: u64,
 
-    /// Also time the same files under Node.js with a Letta-style in-process harness
+    /// Also time the same files under Node.js with a Letta-style in-process harness (needs `--trust-candidates`)
     #[arg(long)]
     pub node_baseline: bool,
+
+    /// The candidates are yours and safe to run unsandboxed: Node.js runs them with this machine's full access
+    #[arg(long)]
+    pub trust_candidates: bool,
 
     #[command(flatten)]
     pub engine: EngineArgs,
@@ -401,6 +405,9 @@ fn parse_duration(text: &str) -> Result<Duration, String> {
     let duration = humantime::parse_duration(text).map_err(|error| format!("{error} (examples: 2s, 500ms, 1m)"))?;
     if duration < Duration::from_millis(10) {
         return Err("must be at least 10ms".to_owned());
+    }
+    if duration > Duration::from_secs(600) {
+        return Err("must be at most 10m".to_owned());
     }
     Ok(duration)
 }

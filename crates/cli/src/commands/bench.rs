@@ -18,6 +18,10 @@ mod node_baseline;
 const LETTA_MS_PER_CANDIDATE: f64 = 56.0;
 
 pub fn run(args: BenchArgs) -> Result<u8, CliError> {
+    if args.node_baseline && !args.trust_candidates {
+        return Err(CliError::usage("`--node-baseline` runs the candidates in plain Node.js, outside modlearn's sandbox")
+            .hint("pass `--trust-candidates` too if you wrote these files yourself; never for model-written ones"));
+    }
     let loaded = super::load_spec(&args.spec)?;
     super::check_candidates(&args.candidates)?;
     let scenarios = resolve_scenarios(&loaded.spec);
@@ -39,7 +43,7 @@ pub fn run(args: BenchArgs) -> Result<u8, CliError> {
     // Memory first, while the process holds nothing else.
     let (before, alive) = memory_with_engines(&settings.engine, &args.candidates[0], 8)?;
     println!(
-        "memory: 8 engines alive with a candidate loaded: {:.1} MB resident (process before: {:.1} MB; engines add {:.1} MB; target < 200 MB)",
+        "memory: 8 engines alive with a candidate loaded: {:.1} MB (proportional set size of modlearn and its engine processes; before: {:.1} MB; engines add {:.1} MB; target < 200 MB)",
         mb(alive),
         mb(before),
         mb(alive.saturating_sub(before))
@@ -111,7 +115,9 @@ fn memory_with_engines(
     count: usize,
 ) -> Result<(u64, u64), CliError> {
     let source = std::fs::read_to_string(candidate).map_err(|error| CliError::usage(error.to_string()))?;
-    let before = resident_bytes();
+    // The zygote (and its share of the pages every engine shares) counts in `before`.
+    drop(Engine::new(options.clone()).map_err(|error| CliError::usage(error.to_string()))?);
+    let before = proportional_bytes(&[]);
     let mut engines = Vec::with_capacity(count);
     for _ in 0..count {
         let mut engine = Engine::new(options.clone()).map_err(|error| CliError::usage(error.to_string()))?;
@@ -121,17 +127,28 @@ fn memory_with_engines(
             .map_err(|error| CliError::usage(error.to_string()))?;
         engines.push(engine);
     }
-    let alive = resident_bytes();
+    let pids: Vec<u32> = engines.iter().filter_map(Engine::process_id).collect();
+    let alive = proportional_bytes(&pids);
     drop(engines);
     Ok((before, alive))
 }
 
-/// VmRSS from /proc (Linux); 0 elsewhere.
-fn resident_bytes() -> u64 {
-    std::fs::read_to_string("/proc/self/status")
+/// Memory of this process, its engine zygotes and the engine processes `pids`:
+/// the sum of their proportional set sizes (a page shared by n processes counts 1/n
+/// in each), so copy-on-write pages the engines share with their zygote count once.
+fn proportional_bytes(pids: &[u32]) -> u64 {
+    let mut all: Vec<String> = vec!["self".to_owned()];
+    all.extend(modlearn_engine::worker::zygote_process_ids().iter().map(u32::to_string));
+    all.extend(pids.iter().map(u32::to_string));
+    all.iter().map(|pid| pss_bytes(pid)).sum()
+}
+
+/// `Pss:` of /proc/PID/smaps_rollup (Linux); 0 elsewhere.
+fn pss_bytes(pid: &str) -> u64 {
+    std::fs::read_to_string(format!("/proc/{pid}/smaps_rollup"))
         .ok()
-        .and_then(|status| {
-            status.lines().find(|line| line.starts_with("VmRSS:")).and_then(|line| {
+        .and_then(|rollup| {
+            rollup.lines().find(|line| line.starts_with("Pss:")).and_then(|line| {
                 line.split_whitespace().nth(1).and_then(|kb| kb.parse::<u64>().ok())
             })
         })

@@ -31,6 +31,8 @@ pub fn run(args: EvalArgs) -> Result<u8, CliError> {
         settings.eval_model = Some(model);
         runtime
     });
+    // Every input is checked: the directory is claimed before any work is done.
+    let _claim = super::claim_run_dir(&run_dir, modlearn_record::Continuing::Nothing)?;
     let layout = RunLayout::new(&run_dir, args.candidates.len());
     let writer = RunWriter::new(layout.clone(), loaded.raw.clone(), loaded.spec.name.clone());
 

@@ -39,16 +39,17 @@ pub fn run(cli: Cli) -> ExitCode {
     }
 }
 
-/// The QuickJS backend caches compiled bytecode on disk (it saves about a
-/// quarter of each engine's start-up). Keep that cache in modlearn's own
-/// cache directory, unless the user chose one; `V82JSC_NO_BC_CACHE=1` turns
-/// it off. Runs first thing in `main`, before any thread exists.
-pub fn place_bytecode_cache() {
-    if std::env::var_os("V82JSC_BC_CACHE_DIR").is_some() {
-        return;
-    }
+/// Every engine runs in a worker process of its own, forked from a zygote
+/// started from this executable. The QuickJS backend's on-disk bytecode
+/// cache is off: the zygote compiles the host modules once per run, and a
+/// cache that candidates' code fills is one more thing to bound and verify.
+/// Runs first thing in `main`, before any thread exists.
+pub fn isolate_engines() {
     // SAFETY: called at the start of main, before any other thread reads the environment.
-    unsafe { std::env::set_var("V82JSC_BC_CACHE_DIR", modlearn_cache_dir().join("quickjs-bytecode")) };
+    unsafe { std::env::set_var("V82JSC_NO_BC_CACHE", "1") };
+    if let Ok(executable) = std::env::current_exe() {
+        modlearn_engine::worker::isolate_engines(executable);
+    }
 }
 
 /// `${XDG_CACHE_HOME:-$HOME/.cache}/modlearn`: where modlearn keeps caches.
@@ -92,7 +93,7 @@ fn scenarios_with_envs(loaded: &modlearn_spec::LoadedSpec) -> Result<Vec<modlear
 fn check_candidates(paths: &[std::path::PathBuf]) -> Result<(), CliError> {
     for path in paths {
         if !path.is_file() {
-            let what = if path.exists() { "is not a file" } else { "does not exist" };
+            let what = if path.exists() { "is not a regular file" } else { "does not exist" };
             return Err(CliError::usage(format!("candidate `{}` {what}", path.display()))
                 .hint("pass the path of a .js, .mjs, .ts or .tsx mod file"));
         }
@@ -100,8 +101,24 @@ fn check_candidates(paths: &[std::path::PathBuf]) -> Result<(), CliError> {
             return Err(CliError::usage(format!("candidate `{}` is not a mod file", path.display()))
                 .hint("mods are .js, .mjs, .ts or .tsx files"));
         }
+        if links_out_of_its_directory(path) {
+            return Err(CliError::usage(format!("candidate `{}` is a link to a file outside its directory", path.display()))
+                .hint("pass the file itself"));
+        }
     }
     Ok(())
+}
+
+fn links_out_of_its_directory(path: &std::path::Path) -> bool {
+    let is_link = std::fs::symlink_metadata(path).is_ok_and(|metadata| metadata.file_type().is_symlink());
+    if !is_link {
+        return false;
+    }
+    let directory = path.parent().filter(|dir| !dir.as_os_str().is_empty()).unwrap_or(std::path::Path::new("."));
+    match (path.canonicalize(), directory.canonicalize()) {
+        (Ok(target), Ok(directory)) => !target.starts_with(directory),
+        _ => true,
+    }
 }
 
 fn engine_options(args: &EngineArgs) -> modlearn_runner::EvalSettings {
@@ -118,6 +135,24 @@ fn engine_options(args: &EngineArgs) -> modlearn_runner::EvalSettings {
 }
 
 /// `reports/<slug>-<UTC timestamp>`.
+/// Claims a run directory for this process (see [`modlearn_record::claim_run_dir`]); exit 2 when it is not ours.
+fn claim_run_dir(
+    dir: &std::path::Path,
+    continuing: modlearn_record::Continuing,
+) -> Result<modlearn_record::RunDirClaim, CliError> {
+    use modlearn_record::ClaimError;
+    modlearn_record::claim_run_dir(dir, continuing).map_err(|error| {
+        let hint = match &error {
+            ClaimError::Busy(_) => "wait for the other run to finish, or pass another `--run-dir`".to_owned(),
+            ClaimError::NothingToContinue(_) => "`--resume` takes the run directory of an unfinished `modlearn run`".to_owned(),
+            ClaimError::NotADirectory(_) | ClaimError::NotEmpty(_) | ClaimError::Io { .. } => {
+                "pass another `--run-dir` (a new or empty directory)".to_owned()
+            }
+        };
+        CliError::usage(error.to_string()).hint(hint)
+    })
+}
+
 fn default_run_dir(slug: &str) -> std::path::PathBuf {
     let stamp = jiff::Timestamp::now().strftime("%Y%m%dT%H%M%SZ").to_string();
     std::path::PathBuf::from("reports").join(format!("{slug}-{stamp}"))

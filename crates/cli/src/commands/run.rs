@@ -76,6 +76,8 @@ pub fn run(args: RunArgs) -> Result<u8, CliError> {
         );
     }
     let proposer = proposer::build(&model, &state, &run_dir)?;
+    let continuing = if args.resume.is_some() { modlearn_record::Continuing::Run } else { modlearn_record::Continuing::Nothing };
+    let _claim = super::claim_run_dir(&run_dir, continuing)?;
     let scenarios = Arc::new(super::scenarios_with_envs(&loaded)?);
     let slug = spec_slug(&loaded.spec);
     let planned = state.candidates * state.rounds as usize;
