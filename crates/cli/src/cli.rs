@@ -393,7 +393,11 @@ pub struct BenchArgs {
     #[arg(long)]
     pub node_baseline: bool,
 
-    /// The candidates are yours and safe to run unsandboxed: Node.js runs them with this machine's full access
+    /// Also time Letta Code's own harness (`runModLearning`, under Bun) on the same files, from this letta-code checkout (needs `--trust-candidates`)
+    #[arg(long, value_name = "DIR")]
+    pub letta_baseline: Option<PathBuf>,
+
+    /// The candidates are yours and safe to run unsandboxed: the baselines run them with this machine's full access
     #[arg(long)]
     pub trust_candidates: bool,
 

@@ -11,6 +11,7 @@ use modlearn_spec::resolve_scenarios;
 use crate::cli::BenchArgs;
 use crate::exit::{CliError, SUCCESS};
 
+mod letta_baseline;
 mod node_baseline;
 
 /// Letta Code's harness on the uv-pip env, as measured by its authors
@@ -18,8 +19,9 @@ mod node_baseline;
 const LETTA_MS_PER_CANDIDATE: f64 = 56.0;
 
 pub fn run(args: BenchArgs) -> Result<u8, CliError> {
-    if args.node_baseline && !args.trust_candidates {
-        return Err(CliError::usage("`--node-baseline` runs the candidates in plain Node.js, outside modlearn's sandbox")
+    let unsandboxed = if args.node_baseline { Some("--node-baseline") } else { args.letta_baseline.as_ref().map(|_| "--letta-baseline") };
+    if let (Some(flag), false) = (unsandboxed, args.trust_candidates) {
+        return Err(CliError::usage(format!("`{flag}` runs the candidates outside modlearn's sandbox, with this machine's full access"))
             .hint("pass `--trust-candidates` too if you wrote these files yourself; never for model-written ones"));
     }
     let loaded = super::load_spec(&args.spec)?;
@@ -74,6 +76,15 @@ pub fn run(args: BenchArgs) -> Result<u8, CliError> {
         "vs Letta Code's harness ({LETTA_MS_PER_CANDIDATE} ms per candidate, Bun 1.4, 2 cores, measured by Letta): ratio {:.3} (target <= 0.2)",
         per_candidate / LETTA_MS_PER_CANDIDATE
     );
+    if let Some(letta_dir) = &args.letta_baseline {
+        match letta_baseline::measure(letta_dir, &args.spec, &args.candidates, args.copies as usize) {
+            Ok(letta_ms) => println!(
+                "vs Letta Code's own harness (runModLearning under Bun), same files, same run: {letta_ms:.2} ms per candidate; ratio {:.3} (target <= 0.1)",
+                per_candidate / letta_ms
+            ),
+            Err(error) => println!("Letta baseline: not measured ({error})"),
+        }
+    }
     if args.node_baseline {
         match node_baseline::measure(&args.candidates, &scenarios, args.copies as usize, settings.jobs) {
             Ok(node_ms) => println!(
