@@ -88,11 +88,11 @@ pub fn parse_spec(source: &str, path: &Path) -> Result<LoadedSpec, SpecError> {
     let mut collector = Collector::default();
     let spec = read_spec(raw.clone(), &mut collector);
     let mut problems = collector.problems;
-    let mut warnings: Vec<(JsonPath, String)> = collector
-        .unknown_fields
-        .into_iter()
-        .map(|path| (path, "unknown field".to_owned()))
-        .collect();
+    // An unknown field is an error: a misspelt `"hiden": true` would otherwise score a held-out
+    // scenario as visible, and the spec would be weaker than it reads. Letta's own fields are all
+    // known, so its env files load unchanged.
+    problems.extend(collector.unknown_fields.iter().map(|field| (field.path.clone(), field.message())));
+    let mut warnings: Vec<(JsonPath, String)> = Vec::new();
     if let Some(spec) = &spec {
         // A semantic finding about a value that failed to parse would only repeat that failure
         // (the value is a placeholder), so those are left out.

@@ -13,6 +13,7 @@ mod lifecycle;
 mod probe;
 mod registry;
 mod report;
+pub mod untrusted;
 mod verdict;
 
 pub use diagnostic::{Capability, Diagnostic, Fault, ModOwner, Severity};

@@ -11,6 +11,7 @@ mod compare;
 mod eval;
 mod eval_model;
 mod merge;
+mod prices;
 mod run;
 mod stored;
 mod validate;
@@ -159,18 +160,50 @@ fn default_run_dir(slug: &str) -> std::path::PathBuf {
 }
 
 /// Writes the run-level files, prints the report (table or `--json`) and
-/// returns the exit code: shared by `eval` and `run`.
+/// returns the exit code: shared by `eval` and `run`. `unrun` is what
+/// [`prompt_checks_not_run`] found.
 fn finish_run(
     writer: &modlearn_record::RunWriter,
     report: &modlearn_types::RunReport,
     json: bool,
+    unrun: Option<(usize, usize)>,
 ) -> Result<u8, CliError> {
     writer.write_run(report)?;
+    if let Some((checks, scenarios)) = unrun {
+        // Without this a correct mod fails with no word on the terminal why.
+        eprintln!(
+            "note: {checks} check(s) of {scenarios} prompt scenario(s) were not run and count as failed for every candidate: \
+             a prompt scenario needs a model acting as the agent; pass `--eval-model PROVIDER:NAME` (a model that makes tool calls) to run them"
+        );
+    }
     if json {
         println!("{}", serde_json::to_string_pretty(report).expect("report serializes"));
     } else {
         let report_path = writer.layout().file("report.md");
         print!("{}", crate::printer::summary(report, &report_path.display().to_string()));
     }
-    Ok(if report.passed { crate::exit::SUCCESS } else { crate::exit::FAILURE })
+    Ok(exit_code(report))
+}
+
+/// Without an eval model, the marker checks of prompt scenarios cannot run: how many checks
+/// (per candidate) and in how many scenarios, or `None` when every check runs.
+fn prompt_checks_not_run(scenarios: &[modlearn_spec::ResolvedScenario], has_eval_model: bool) -> Option<(usize, usize)> {
+    let unrun: Vec<usize> = scenarios
+        .iter()
+        .filter(|scenario| scenario.prompt_to_run().is_some() && !modlearn_runner::runs_session(scenario, has_eval_model))
+        .map(|scenario| scenario.max_score() - scenario.assertions.len())
+        .filter(|&markers| markers > 0)
+        .collect();
+    (!unrun.is_empty()).then(|| (unrun.iter().sum(), unrun.len()))
+}
+
+/// 0 when the selected candidate passes; 3 when no candidate could be judged at all; else 1.
+fn exit_code(report: &modlearn_types::RunReport) -> u8 {
+    if report.passed {
+        crate::exit::SUCCESS
+    } else if !report.attempts.is_empty() && report.attempts.iter().all(|attempt| attempt.error.is_some()) {
+        crate::exit::NOT_JUDGED
+    } else {
+        crate::exit::FAILURE
+    }
 }
