@@ -17,8 +17,13 @@ import { toJson } from "./json.js";
 import { OPERATIONS } from "./operations.js";
 import { installPromiseTracking, recordGlobalBaseline } from "./lifecycle.js";
 import { abortHooks } from "./abort.js";
+import { installWeb } from "./web/install.js";
+import { seedWorld, worldSnapshot } from "./world.js";
 
 const core = installSandbox(globalThis);
+// Bun's platform, virtualised: web globals, `process`, and the world behind node:*.
+installWeb(globalThis);
+seedWorld();
 
 /** Letta's learning-harness context: what every callback sees as ctx. */
 export const DEFAULT_CONTEXT = Object.freeze({
@@ -120,7 +125,7 @@ class Host {
 
   // ---- methods the Rust side calls ----
 
-  configure({ profile, context, seed, reservedToolNames, builtinCommandIds }) {
+  configure({ profile, context, seed, reservedToolNames, builtinCommandIds, world }) {
     if (profile !== undefined) {
       this.capabilities = profileNamed(profile);
       this.profile = profile;
@@ -129,6 +134,8 @@ class Host {
     if (seed !== undefined) seedRandom(seed);
     if (reservedToolNames !== undefined) this.reservedToolNames = new Set(reservedToolNames);
     if (builtinCommandIds !== undefined) this.builtinCommandIds = new Set(builtinCommandIds);
+    // The world's working directory and agent id follow ctx, as Letta's do.
+    seedWorld({ ...(world ?? {}), cwd: this.baseContext.cwd, agentId: this.baseContext.agent?.id });
     return { profile: this.profile, capabilities: cloneCapabilities(this.capabilities) };
   }
 
@@ -216,6 +223,7 @@ class Host {
       panels: [...registry.panels.values()].map((panel) => ({ id: panel.id, order: panel.order, mod: ownerOf(panel) })),
       timers: pendingTimers().length,
       notifications: this.notifications,
+      world: worldSnapshot(),
     };
   }
 

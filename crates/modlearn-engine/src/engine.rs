@@ -16,6 +16,7 @@ use crate::host_sources::HOST_ENTRY;
 use crate::loader::{SandboxLoader, normalize};
 use crate::transpile::{SourceKind, to_javascript};
 use crate::watchdog::{ThreadCpuClock, Watchdog};
+use crate::world::WorldSeed;
 
 /// Limits and settings for one engine.
 #[derive(Clone, Debug)]
@@ -31,6 +32,8 @@ pub struct EngineOptions {
     pub context: Option<Value>,
     /// Seed of the candidate's `Math.random`.
     pub seed: u32,
+    /// The virtual world's files, environment and scripted commands.
+    pub world: WorldSeed,
 }
 
 impl Default for EngineOptions {
@@ -41,6 +44,7 @@ impl Default for EngineOptions {
             profile: "engine".to_owned(),
             context: None,
             seed: 0x5eed,
+            world: WorldSeed::default(),
         }
     }
 }
@@ -172,6 +176,7 @@ impl Engine {
             "profile": engine.options.profile,
             "context": engine.options.context,
             "seed": engine.options.seed,
+            "world": engine.options.world,
         });
         engine.call::<Value>("configure", &config)?;
         Ok(engine)
