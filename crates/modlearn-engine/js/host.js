@@ -69,6 +69,7 @@ class Host {
     this.stepState = null;
     this.clientPromise = null;
     this.sources = new Map();
+    this.worldSeed = {};
   }
 
   // ---- the engine interface used by letta.js and the operations ----
@@ -135,7 +136,8 @@ class Host {
     if (reservedToolNames !== undefined) this.reservedToolNames = new Set(reservedToolNames);
     if (builtinCommandIds !== undefined) this.builtinCommandIds = new Set(builtinCommandIds);
     // The world's working directory and agent id follow ctx, as Letta's do.
-    seedWorld({ ...(world ?? {}), cwd: this.baseContext.cwd, agentId: this.baseContext.agent?.id });
+    this.worldSeed = { ...(world ?? {}), cwd: this.baseContext.cwd, agentId: this.baseContext.agent?.id };
+    seedWorld(this.worldSeed);
     return { profile: this.profile, capabilities: cloneCapabilities(this.capabilities) };
   }
 
@@ -143,6 +145,8 @@ class Host {
   newGeneration() {
     this.registry = createRegistry(this.registry.generation + 1);
     this.clientPromise = null;
+    // Each scenario starts from the seeded world, as each of Letta's runs starts on a clean machine.
+    seedWorld(this.worldSeed);
     return { generation: this.registry.generation };
   }
 

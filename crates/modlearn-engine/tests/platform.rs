@@ -141,3 +141,21 @@ export function activate() {
     assert_eq!(reads[reads.len() - 2..], ["MODE:true", "HOME:true"]);
     assert!(reads.iter().all(|read| !read.contains("hunter2")));
 }
+
+/// Known failure: the third load generation that imports a Node built-in panics inside
+/// deno_core 0.413 (QuickJS backend) with "no registered import edge for ../vendor/path.js in
+/// modlearn-host:///node/path.js", whether the built-in was loaded lazily or at start-up.
+#[test]
+#[ignore = "deno_core/QuickJS: host modules imported by a candidate lose their import edges on the third load generation"]
+fn a_builtin_stays_importable_across_load_generations() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("m.js");
+    let source = "import fs from 'fs';\nimport { join } from 'node:path';\nexport function activate(l) { l.events.on('turn_start', () => {}); return fs.existsSync(join('/workspace', 'uv.lock')); }";
+    std::fs::write(&path, source).unwrap();
+    let options = EngineOptions { step_timeout: std::time::Duration::from_millis(300), ..Default::default() };
+    let mut engine = Engine::new(options).unwrap();
+    for _ in 0..3 {
+        engine.new_generation().unwrap();
+        assert!(load(&mut engine, &path, source), "{:#?}", engine.snapshot().unwrap().diagnostics);
+    }
+}

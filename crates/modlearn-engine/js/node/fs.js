@@ -3,9 +3,8 @@
 // code, errno, syscall and path. Every read and change is an effect.
 
 import { Buffer } from "../web/buffer.js";
-import { clock } from "../platform.js";
+import { clock, randomUint32 } from "../platform.js";
 import { isWritable, parentOf, recordEffect, resolvePath, world } from "../world.js";
-import { randomUint32 } from "../platform.js";
 
 const ERRORS = {
   ENOENT: [-2, "no such file or directory"],
