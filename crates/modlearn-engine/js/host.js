@@ -19,8 +19,13 @@ import { installPromiseTracking, recordGlobalBaseline } from "./lifecycle.js";
 import { abortHooks } from "./abort.js";
 import { HOST_METHODS, OPERATION_NAMES } from "./protocol.js";
 import { sealGlobals } from "./seal.js";
+import { installWeb } from "./web/install.js";
+import { seedWorld, worldSnapshot } from "./world.js";
 
 const core = installSandbox(globalThis);
+// Bun's platform, virtualised: web globals, `process`, and the world behind node:*.
+installWeb(globalThis);
+seedWorld();
 
 /** Letta's learning-harness context: what every callback sees as ctx. */
 export const DEFAULT_CONTEXT = Object.freeze({
@@ -66,6 +71,7 @@ class Host {
     this.stepState = null;
     this.clientPromise = null;
     this.sources = new Map();
+    this.worldSeed = {};
   }
 
   // ---- the engine interface used by letta.js and the operations ----
@@ -122,7 +128,7 @@ class Host {
 
   // ---- methods the Rust side calls ----
 
-  configure({ profile, context, seed, reservedToolNames, builtinCommandIds }) {
+  configure({ profile, context, seed, reservedToolNames, builtinCommandIds, world }) {
     if (profile !== undefined) {
       this.capabilities = profileNamed(profile);
       this.profile = profile;
@@ -131,6 +137,9 @@ class Host {
     if (seed !== undefined) seedRandom(seed);
     if (reservedToolNames !== undefined) this.reservedToolNames = new Set(reservedToolNames);
     if (builtinCommandIds !== undefined) this.builtinCommandIds = new Set(builtinCommandIds);
+    // The world's working directory and agent id follow ctx, as Letta's do.
+    this.worldSeed = { ...(world ?? {}), cwd: this.baseContext.cwd, agentId: this.baseContext.agent?.id };
+    seedWorld(this.worldSeed);
     return { profile: this.profile, capabilities: cloneCapabilities(this.capabilities) };
   }
 
@@ -138,6 +147,8 @@ class Host {
   newGeneration() {
     this.registry = createRegistry(this.registry.generation + 1);
     this.clientPromise = null;
+    // Each scenario starts from the seeded world, as each of Letta's runs starts on a clean machine.
+    seedWorld(this.worldSeed);
     return { generation: this.registry.generation };
   }
 
@@ -218,6 +229,7 @@ class Host {
       panels: [...registry.panels.values()].map((panel) => ({ id: panel.id, order: panel.order, mod: ownerOf(panel) })),
       timers: pendingTimers().length,
       notifications: this.notifications,
+      world: worldSnapshot(),
     };
   }
 

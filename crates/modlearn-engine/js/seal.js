@@ -64,11 +64,13 @@ function installPerformance(global) {
  * Error.prototype stay writable: freezing them would make ordinary
  * assignments such as `error.name = ...` or `object.toString = ...` throw
  * (the "override mistake"), and the host does not rely on what a mod can
- * put there (json.js ignores an inherited toJSON).
+ * put there (json.js ignores an inherited toJSON). `Date` stays too: node:util
+ * lends the engine's own Date to the inspector it loads, and the host only
+ * formats timestamps with it.
  */
 const LOCKED_GLOBALS = [
   "JSON", "Reflect", "Math", "Atomics", "Object", "Array", "Map", "Set", "WeakMap", "WeakSet", "Promise",
-  "Function", "String", "Symbol", "RegExp", "Number", "Boolean", "Date", "Proxy", "Error", "TypeError",
+  "Function", "String", "Symbol", "RegExp", "Number", "Boolean", "Proxy", "Error", "TypeError",
 ];
 
 function iteratorPrototypes() {

@@ -13,6 +13,7 @@ use modlearn_types::{CommandRun, ConsoleLine, Emission, PermissionCheck, Registr
 use crate::local::{LocalEngine, parse};
 use crate::protocol::{HostMethod, Operation};
 use crate::worker::WorkerEngine;
+use crate::world::WorldSeed;
 
 /// Limits and settings for one engine.
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -28,6 +29,8 @@ pub struct EngineOptions {
     pub context: Option<Value>,
     /// Seed of the candidate's `Math.random`.
     pub seed: u32,
+    /// The virtual world's files, environment and scripted commands.
+    pub world: WorldSeed,
 }
 
 impl Default for EngineOptions {
@@ -38,6 +41,7 @@ impl Default for EngineOptions {
             profile: "engine".to_owned(),
             context: None,
             seed: 0x5eed,
+            world: WorldSeed::default(),
         }
     }
 }

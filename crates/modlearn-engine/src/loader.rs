@@ -114,7 +114,9 @@ impl ModuleLoader for SandboxLoader {
         referrer: Option<&ModuleLoadReferrer>,
         options: ModuleLoadOptions,
     ) -> ModuleLoadResponse {
-        if self.sealed.get() && specifier.scheme() == HOST_SCHEME && !is_public(specifier) {
+        // A public module (imported by a mod) may load the host modules it is built on.
+        let from_public = referrer.is_some_and(|referrer| is_public(&referrer.specifier));
+        if self.sealed.get() && specifier.scheme() == HOST_SCHEME && !is_public(specifier) && !from_public {
             return ModuleLoadResponse::Sync(Err(refuse(specifier.as_str(), "modlearn's own modules are not importable")));
         }
         self.load_unsealed(specifier, referrer, options)
@@ -148,6 +150,9 @@ impl SandboxLoader {
             return resolve_import(specifier, referrer).map_err(JsErrorBox::from_err);
         }
         if !is_relative {
+            if let Some(resolved) = node_builtin(specifier) {
+                return resolved;
+            }
             let why = if specifier.starts_with("http:") || specifier.starts_with("https:") {
                 "the network is closed to mods under evaluation"
             } else if specifier.starts_with("node:") || specifier.starts_with("npm:") || specifier.starts_with("jsr:") {
@@ -198,6 +203,39 @@ impl SandboxLoader {
         }
         ModuleLoadResponse::Sync(self.load_candidate_file(specifier))
     }
+}
+
+/// Node's built-in modules the sandbox provides (`js/node/`), by the name after `node:`.
+/// Bun resolves these with and without the `node:` prefix, so mods may write either.
+const NODE_BUILTINS: &[&str] = &[
+    "assert", "assert/strict", "buffer", "child_process", "crypto", "events", "fs", "fs/promises", "http",
+    "https", "net", "os", "path", "path/posix", "process", "querystring", "string_decoder", "timers",
+    "timers/promises", "url", "util", "util/types",
+];
+
+/// Node built-ins Bun has that the sandbox does not (yet): refused with a message that says so,
+/// rather than as an unknown package.
+const NODE_MISSING: &[&str] = &[
+    "async_hooks", "cluster", "dgram", "diagnostics_channel", "dns", "dns/promises", "domain", "http2",
+    "inspector", "module", "perf_hooks", "punycode", "readline", "readline/promises", "repl", "sqlite",
+    "stream", "stream/promises", "stream/web", "test", "tls", "trace_events", "tty", "v8", "vm",
+    "worker_threads", "zlib",
+];
+
+/// The host module behind a Node built-in import (`node:path`, `path`, `node:fs/promises`), or
+/// the refusal for one the sandbox lacks; `None` for anything that is not a Node built-in name.
+/// These are the only host modules a mod can reach.
+fn node_builtin(specifier: &str) -> Option<Result<ModuleSpecifier, ModuleLoaderError>> {
+    let prefixed = specifier.strip_prefix("node:");
+    let name = prefixed.unwrap_or(specifier);
+    if NODE_BUILTINS.contains(&name) {
+        let file = name.replace('/', "-");
+        return Some(ModuleSpecifier::parse(&format!("{HOST_SCHEME}:///node/{file}.js")).map_err(JsErrorBox::from_err));
+    }
+    if NODE_MISSING.contains(&name) || prefixed.is_some() {
+        return Some(Err(refuse(specifier, "modlearn's sandbox does not provide this Node built-in yet")));
+    }
+    None
 }
 
 fn refuse(specifier: &str, why: &str) -> ModuleLoaderError {

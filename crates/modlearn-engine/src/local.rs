@@ -114,6 +114,7 @@ impl LocalEngine {
             "profile": engine.options.profile,
             "context": engine.options.context,
             "seed": engine.options.seed,
+            "world": engine.options.world,
         });
         engine.call(HostMethod::Configure, &config)?;
         Ok(engine)

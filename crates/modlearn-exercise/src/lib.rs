@@ -17,7 +17,7 @@ pub mod session;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use modlearn_engine::{CandidateFile, EmitOutcome, Engine, EngineError, EngineOptions, StopFault};
+use modlearn_engine::{CandidateFile, EmitOutcome, Engine, EngineError, EngineOptions, StopFault, WorldSeed};
 use modlearn_types::{ConsoleLine, Diagnostic, Fault, Observation, Probe, RegistrySnapshot, Severity};
 use serde::Serialize;
 
@@ -30,6 +30,8 @@ pub struct ScenarioPlan {
     pub host: Option<HostSettings>,
     /// A headless session run after the probes, on a fresh load of the candidate.
     pub session: Option<session::SessionPlan>,
+    /// The virtual world the mod's `node:fs`, `process.env` and `child_process` see.
+    pub world: WorldSeed,
 }
 
 /// What an environment sets on the engine a scenario runs in.
@@ -49,6 +51,7 @@ impl ScenarioPlan {
             options.profile = host.profile.clone();
             options.context = host.context.clone();
         }
+        options.world = self.world.clone();
         options
     }
 }
@@ -84,14 +87,14 @@ pub fn exercise(
     options: &EngineOptions,
 ) -> Result<Vec<ScenarioRun>, EngineError> {
     let candidate = CandidateFile { path: candidate_path, source };
-    // The engine and the environment it was configured for; another environment needs another engine.
-    let mut engine: Option<(Engine, Option<HostSettings>)> = None;
+    // The engine and the environment and world it was configured for; another needs another engine.
+    let mut engine: Option<(Engine, Option<HostSettings>, WorldSeed)> = None;
     let mut runs = Vec::with_capacity(plans.len());
     for plan in plans {
         let started = Instant::now();
         let scenario_options = plan.engine_options(options);
         let mut current = match engine.take() {
-            Some((engine, host)) if host == plan.host => engine,
+            Some((engine, host, world)) if host == plan.host && world == plan.world => engine,
             _ => Engine::new(scenario_options.clone())?,
         };
         let mut observations = Vec::with_capacity(plan.probes.len());
@@ -99,7 +102,7 @@ pub fn exercise(
         let outcome = run_scenario(&mut current, &candidate, plan, &scenario_options, &mut observations, &mut session);
         let run = match outcome {
             Ok((snapshot, console)) => {
-                engine = Some((current, plan.host.clone()));
+                engine = Some((current, plan.host.clone(), plan.world.clone()));
                 ScenarioRun { observations, snapshot: Some(snapshot), console, session, stopped: None, elapsed: started.elapsed() }
             }
             Err(error) => {

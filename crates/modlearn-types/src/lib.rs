@@ -15,6 +15,7 @@ mod registry;
 mod report;
 pub mod untrusted;
 mod verdict;
+mod world;
 
 pub use diagnostic::{Capability, Diagnostic, Fault, ModOwner, Severity};
 pub use invocation::{
@@ -28,4 +29,5 @@ pub use lifecycle::{
 pub use probe::{Observation, Probe};
 pub use registry::{ConsoleLine, Emission, RegistrySnapshot, RegisteredCommand, RegisteredTool};
 pub use verdict::{CandidateVerdict, CheckResult, ScenarioVerdict};
+pub use world::{Effect, FileEffect, WorldState};
 pub use report::{Attempt, EvalUsage, Learning, Proposal, RunReport, Selected, SpecSummary, UsageTotals};
