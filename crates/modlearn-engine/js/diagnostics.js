@@ -114,10 +114,10 @@ export function makeDiagnostic({ owner, phase, error, capability, severity, faul
 /** The longest text kept whole; a candidate controls these and reports quote them. */
 export const TEXT_LIMIT = 4000;
 
-/** At most TEXT_LIMIT characters of `text`, with a marker saying how much was cut. */
-export function boundText(text) {
-  if (typeof text !== "string" || text.length <= TEXT_LIMIT) return text;
-  return `${text.slice(0, TEXT_LIMIT)}… [${text.length - TEXT_LIMIT} more characters cut]`;
+/** At most `limit` characters of `text`, with a marker saying how much was cut. */
+export function boundText(text, limit = TEXT_LIMIT) {
+  if (typeof text !== "string" || text.length <= limit) return text;
+  return `${text.slice(0, limit)}… [${text.length - limit} more characters cut]`;
 }
 
 // Host frames say nothing to a mod author; keep only the candidate's own.

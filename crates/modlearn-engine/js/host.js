@@ -233,6 +233,16 @@ class Host {
     };
   }
 
+  /**
+   * Last step of booting, after everything that changes built-ins: lock what
+   * the host relies on, and remember the globals that exist before any mod runs.
+   */
+  seal() {
+    sealGlobals(globalThis);
+    recordGlobalBaseline(globalThis);
+    return {};
+  }
+
   protocol() {
     return { methods: HOST_METHODS, operations: Object.keys(OPERATIONS) };
   }
@@ -241,6 +251,7 @@ class Host {
     const taken = { lines: consoleBuffer.lines, dropped: consoleBuffer.dropped };
     consoleBuffer.lines = [];
     consoleBuffer.dropped = 0;
+    consoleBuffer.characters = 0;
     return taken;
   }
 }
@@ -250,9 +261,7 @@ const host = new Host();
 // candidate's frames; host frames are filtered out by prepareStackTrace), and
 // remember the globals that exist before any mod runs.
 installPromiseTracking(globalThis, () => host.lastOwner, () => /\n {4}at /.test(new Error().stack ?? ""));
-// Last, after everything that changes built-ins: lock what the host relies on.
-sealGlobals(globalThis);
-recordGlobalBaseline(globalThis);
+// The Rust side calls `seal` once the host is booted (see Host.seal).
 // A throwing letta.signal listener must not break the abort (and the dispose) it runs in.
 abortHooks.onListenerError = (error, reason) =>
   host.record({ owner: host.lastOwner, phase: reason === "mod activation failed" ? "activate" : "dispose", error });

@@ -5,7 +5,7 @@
 
 export const HOST_METHODS = Object.freeze([
   "configure", "newGeneration", "start", "step", "poll", "advance", "fail", "finish", "snapshot", "takeConsole",
-  "protocol",
+  "protocol", "seal",
 ]);
 
 export const OPERATION_NAMES = Object.freeze([

@@ -101,7 +101,9 @@ function lockIntrinsics(global) {
     // Errors keep their statics writable (mods set Error.stackTraceLimit); their bindings are locked above.
     if (name === "Error" || name === "TypeError") continue;
     freeze(value);
-    if (typeof value === "function") freeze(value.prototype);
+    // String.prototype stays writable: node:util's vendored inspector copies its
+    // descriptors when it loads and then assigns over one of the copies.
+    if (typeof value === "function" && name !== "String") freeze(value.prototype);
   }
   for (const prototype of iteratorPrototypes()) freeze(prototype);
   freeze(Function.prototype);

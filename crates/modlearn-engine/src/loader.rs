@@ -102,7 +102,9 @@ impl ModuleLoader for SandboxLoader {
         kind: ResolutionKind,
     ) -> Result<ModuleSpecifier, ModuleLoaderError> {
         let resolved = self.resolve_unsealed(specifier, referrer, kind)?;
-        if self.sealed.get() && resolved.scheme() == HOST_SCHEME && !is_public(&resolved) && !is_public_str(referrer) {
+        // Host modules import one another (a public module its internals); only a
+        // candidate's imports are limited to the public ones.
+        if self.sealed.get() && resolved.scheme() == HOST_SCHEME && !is_public(&resolved) && !referrer.starts_with(HOST_SCHEME) {
             return Err(refuse(specifier, "modlearn's own modules are not importable"));
         }
         Ok(resolved)
@@ -114,9 +116,9 @@ impl ModuleLoader for SandboxLoader {
         referrer: Option<&ModuleLoadReferrer>,
         options: ModuleLoadOptions,
     ) -> ModuleLoadResponse {
-        // A public module (imported by a mod) may load the host modules it is built on.
-        let from_public = referrer.is_some_and(|referrer| is_public(&referrer.specifier));
-        if self.sealed.get() && specifier.scheme() == HOST_SCHEME && !is_public(specifier) && !from_public {
+        // A host module (a public one a mod imported) may load the host modules it is built on.
+        let from_host = referrer.is_some_and(|referrer| referrer.specifier.scheme() == HOST_SCHEME);
+        if self.sealed.get() && specifier.scheme() == HOST_SCHEME && !is_public(specifier) && !from_host {
             return ModuleLoadResponse::Sync(Err(refuse(specifier.as_str(), "modlearn's own modules are not importable")));
         }
         self.load_unsealed(specifier, referrer, options)
@@ -126,10 +128,6 @@ impl ModuleLoader for SandboxLoader {
 /// Host modules mods may import: Node's built-ins as the sandbox provides them.
 fn is_public(specifier: &ModuleSpecifier) -> bool {
     specifier.scheme() == HOST_SCHEME && specifier.path().starts_with("/node/")
-}
-
-fn is_public_str(referrer: &str) -> bool {
-    ModuleSpecifier::parse(referrer).is_ok_and(|url| is_public(&url))
 }
 
 impl SandboxLoader {

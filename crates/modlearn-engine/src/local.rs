@@ -55,9 +55,34 @@ impl Booted {
         });
         host.map_err(EngineError::Startup)?;
         let host = take_host_function(&mut runtime)?;
-        // Every host module is loaded: from here on the loader serves candidate files only.
-        loader.seal();
-        Ok(Booted { runtime, host, loader, tokio, memory_limit })
+        let mut booted = Booted { runtime, host, loader, tokio, memory_limit };
+        booted.seal()?;
+        Ok(booted)
+    }
+
+    /// Locks the sandbox's built-ins (js/host.js `seal`) and the loader: from
+    /// here on only candidate files and public host modules load.
+    fn seal(&mut self) -> Result<(), EngineError> {
+        let host = self.host.clone();
+        let runtime = &mut self.runtime;
+        let sealed = {
+            deno_core::scope!(scope, runtime);
+            v8::tc_scope!(let scope, scope);
+            let function = v8::Local::new(scope, &host);
+            let (Some(method), Some(payload)) = (v8::String::new(scope, HostMethod::Seal.as_str()), v8::String::new(scope, "{}"))
+            else {
+                return Err(EngineError::Startup("could not allocate the seal call".to_owned()));
+            };
+            let receiver = v8::undefined(scope).into();
+            let called = function.call(scope, receiver, &[method.into(), payload.into()]);
+            match called {
+                Some(_) => Ok(()),
+                None => Err(scope.exception().map(|e| e.to_rust_string_lossy(scope)).unwrap_or_default()),
+            }
+        };
+        sealed.map_err(|error| EngineError::Startup(format!("sealing the sandbox failed: {error}")))?;
+        self.loader.seal();
+        Ok(())
     }
 }
 

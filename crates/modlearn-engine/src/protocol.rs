@@ -31,11 +31,13 @@ pub enum HostMethod {
     TakeConsole,
     /// The names of the host's own tables (for the protocol test).
     Protocol,
+    /// Locks the built-ins the host relies on; the last step of booting.
+    Seal,
 }
 
 impl HostMethod {
     /// Every method, in declaration order.
-    pub const ALL: [HostMethod; 11] = [
+    pub const ALL: [HostMethod; 12] = [
         HostMethod::Configure,
         HostMethod::NewGeneration,
         HostMethod::Start,
@@ -47,6 +49,7 @@ impl HostMethod {
         HostMethod::Snapshot,
         HostMethod::TakeConsole,
         HostMethod::Protocol,
+        HostMethod::Seal,
     ];
 
     /// The name the JavaScript side dispatches on.
@@ -63,6 +66,7 @@ impl HostMethod {
             HostMethod::Snapshot => "snapshot",
             HostMethod::TakeConsole => "takeConsole",
             HostMethod::Protocol => "protocol",
+            HostMethod::Seal => "seal",
         }
     }
 }
