@@ -48,6 +48,10 @@ pub struct LearnSettings {
     /// round draws all its candidates whatever their timing, so a
     /// comparison's pass@k has a fixed n; either way no later round starts.
     pub stop_at_perfect: bool,
+    /// Set to `true` to stop the run (Ctrl-C): nothing more is asked,
+    /// requests in flight are dropped, candidates being judged finish and are
+    /// reported, and no round is completed after it, so the run can resume.
+    pub interrupt: Option<Arc<tokio::sync::watch::Sender<bool>>>,
 }
 
 impl Default for LearnSettings {
@@ -63,6 +67,7 @@ impl Default for LearnSettings {
             evidence_budget: DEFAULT_EVIDENCE_BUDGET,
             seed_offset: 0,
             stop_at_perfect: true,
+            interrupt: None,
         }
     }
 }
@@ -123,6 +128,9 @@ pub struct LearnOutcome {
     /// whole; no round was completed after it, so nothing more should be
     /// written and the run can be resumed once the key is fixed.
     pub fatal: Option<ProposeError>,
+    /// The run was stopped through [`LearnSettings::interrupt`]: as with
+    /// `fatal`, the candidates are the finished ones and the run can resume.
+    pub interrupted: bool,
 }
 
 /// Where one candidate lives.
@@ -163,9 +171,16 @@ pub async fn learn(
     let requests = Arc::new(Semaphore::new(settings.concurrency.max(1)));
     // Set when the API refuses the key: nothing more is asked, requests in
     // flight are dropped, answers already in are still judged and recorded.
-    let halt = Arc::new(tokio::sync::watch::Sender::new(false));
+    // An interrupt uses the same channel.
+    let halt = settings.interrupt.clone().unwrap_or_else(|| Arc::new(tokio::sync::watch::Sender::new(false)));
+    let mut interrupted = false;
 
     for round in 1..=settings.rounds {
+        if *halt.borrow() {
+            interrupted = true;
+            stopped = "interrupted".to_owned();
+            break;
+        }
         on_event(LearnEvent::RoundStarted { round });
         let attempts: Vec<Attempt> = candidates.iter().map(|c| c.attempt.clone()).collect();
         let sources: Vec<Option<String>> = candidates.iter().map(|c| c.evaluation.source.clone()).collect();
@@ -327,6 +342,11 @@ pub async fn learn(
             stopped = "the model API refused the key".to_owned();
             break;
         }
+        if *halt.borrow() {
+            interrupted = true;
+            stopped = "interrupted".to_owned();
+            break;
+        }
         let attempts: Vec<Attempt> = candidates.iter().map(|c| c.attempt.clone()).collect();
         on_event(LearnEvent::RoundDone { round, attempts: &attempts });
         // Not one answer in a whole round: the endpoint is down or refuses every request, and
@@ -355,7 +375,7 @@ pub async fn learn(
         usage: sum_totals(&per_round),
         per_round,
     };
-    LearnOutcome { candidates, learning, selected, fatal }
+    LearnOutcome { candidates, learning, selected, fatal, interrupted }
 }
 
 /// `Learning::stopped` when a whole round got no answer.

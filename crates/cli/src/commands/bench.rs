@@ -32,7 +32,13 @@ pub fn run(args: BenchArgs) -> Result<u8, CliError> {
 
     let paths: Vec<PathBuf> =
         (0..args.copies).flat_map(|_| args.candidates.iter().cloned()).collect();
-    println!(
+    // Sentences as they are measured (a long bench shows how far it got); with --json one object at the end.
+    let say = |line: String| {
+        if !args.json {
+            println!("{line}");
+        }
+    };
+    say(format!(
         "bench: {} candidate file(s) x {} copies = {} evaluations, {} job(s); spec `{}` ({} scenarios, {assertions} assertions)",
         args.candidates.len(),
         args.copies,
@@ -40,16 +46,16 @@ pub fn run(args: BenchArgs) -> Result<u8, CliError> {
         settings.jobs,
         args.spec.display(),
         scenarios.len()
-    );
+    ));
 
     // Memory first, while the process holds nothing else.
     let (before, alive) = memory_with_engines(&settings.engine, &args.candidates[0], 8)?;
-    println!(
+    say(format!(
         "memory: 8 engines alive with a candidate loaded: {:.1} MB (proportional set size of modlearn and its engine processes; before: {:.1} MB; engines add {:.1} MB; target < 200 MB)",
         mb(alive),
         mb(before),
         mb(alive.saturating_sub(before))
-    );
+    ));
 
     // Warm up once so one-time process costs do not count against either side.
     evaluate_candidates(&scenarios, &paths[..1], &settings, &|_| {});
@@ -59,40 +65,74 @@ pub fn run(args: BenchArgs) -> Result<u8, CliError> {
     let mut latencies: Vec<Duration> = evaluations.iter().map(|e| e.elapsed).collect();
     latencies.sort();
     let per_candidate = wall.as_secs_f64() * 1000.0 / paths.len() as f64;
-    println!(
-        "modlearn: {:.1} candidates/s; wall time per candidate {per_candidate:.2} ms; latency p50 {:.1} ms, p95 {:.1} ms, max {:.1} ms",
-        paths.len() as f64 / wall.as_secs_f64(),
+    let (p50, p95, max) = (
         ms(percentile(&latencies, 0.50)),
         ms(percentile(&latencies, 0.95)),
         ms(*latencies.last().unwrap_or(&Duration::ZERO)),
     );
+    say(format!(
+        "modlearn: {:.1} candidates/s; wall time per candidate {per_candidate:.2} ms; latency p50 {p50:.1} ms, p95 {p95:.1} ms, max {max:.1} ms",
+        paths.len() as f64 / wall.as_secs_f64(),
+    ));
 
     let startup = engine_startup(&settings.engine, 25)?;
-    println!(
+    say(format!(
         "  of which engine start-up: {:.2} ms median per engine, a fork of the booted zygote (one per candidate; target <= 2 ms)",
         ms(startup)
-    );
-    println!(
+    ));
+    say(format!(
         "vs Letta Code's harness ({LETTA_MS_PER_CANDIDATE} ms per candidate, Bun 1.4, 2 cores, measured by Letta): ratio {:.3} (target <= 0.2)",
         per_candidate / LETTA_MS_PER_CANDIDATE
-    );
+    ));
+    let mut letta = serde_json::Value::Null;
     if let Some(letta_dir) = &args.letta_baseline {
         match letta_baseline::measure(letta_dir, &args.spec, &args.candidates, args.copies as usize) {
-            Ok(letta_ms) => println!(
-                "vs Letta Code's own harness (runModLearning under Bun), same files, same run: {letta_ms:.2} ms per candidate; ratio {:.3} (target <= 0.1)",
-                per_candidate / letta_ms
-            ),
-            Err(error) => println!("Letta baseline: not measured ({error})"),
+            Ok(letta_ms) => {
+                say(format!(
+                    "vs Letta Code's own harness (runModLearning under Bun), same files, same run: {letta_ms:.2} ms per candidate; ratio {:.3} (target <= 0.1)",
+                    per_candidate / letta_ms
+                ));
+                letta = serde_json::json!({ "msPerCandidate": letta_ms, "ratio": per_candidate / letta_ms });
+            }
+            Err(error) => {
+                say(format!("Letta baseline: not measured ({error})"));
+                letta = serde_json::json!({ "error": error });
+            }
         }
     }
+    let mut node = serde_json::Value::Null;
     if args.node_baseline {
         match node_baseline::measure(&args.candidates, &scenarios, args.copies as usize, settings.jobs) {
-            Ok(node_ms) => println!(
-                "vs Letta-style in-process harness under Node.js, same files, same run: {node_ms:.2} ms per candidate; ratio {:.3}",
-                per_candidate / node_ms
-            ),
-            Err(error) => println!("node baseline: not measured ({error})"),
+            Ok(node_ms) => {
+                say(format!(
+                    "vs Letta-style in-process harness under Node.js, same files, same run: {node_ms:.2} ms per candidate; ratio {:.3}",
+                    per_candidate / node_ms
+                ));
+                node = serde_json::json!({ "msPerCandidate": node_ms, "ratio": per_candidate / node_ms });
+            }
+            Err(error) => {
+                say(format!("node baseline: not measured ({error})"));
+                node = serde_json::json!({ "error": error });
+            }
         }
+    }
+    if args.json {
+        let report = serde_json::json!({
+            "spec": args.spec.display().to_string(),
+            "candidates": args.candidates.len(),
+            "copies": args.copies,
+            "evaluations": paths.len(),
+            "jobs": settings.jobs,
+            "memory": { "engines": 8, "proportionalMb": mb(alive), "beforeMb": mb(before) },
+            "candidatesPerSecond": paths.len() as f64 / wall.as_secs_f64(),
+            "msPerCandidate": per_candidate,
+            "latencyMs": { "p50": p50, "p95": p95, "max": max },
+            "engineStartupMs": ms(startup),
+            "lettaRatio": per_candidate / LETTA_MS_PER_CANDIDATE,
+            "lettaBaseline": letta,
+            "nodeBaseline": node,
+        });
+        println!("{}", serde_json::to_string_pretty(&report).expect("bench report serializes"));
     }
 
     Ok(SUCCESS)

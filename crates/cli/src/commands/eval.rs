@@ -12,15 +12,19 @@ use crate::cli::EvalArgs;
 use crate::exit::CliError;
 use crate::printer;
 
-pub fn run(args: EvalArgs) -> Result<u8, CliError> {
+pub fn run(mut args: EvalArgs) -> Result<u8, CliError> {
     let loaded = super::load_spec(&args.spec)?;
+    args.candidates = expand_dirs(&args.candidates)?;
     super::check_candidates(&args.candidates)?;
     if let Some(promote) = &args.promote {
         check_promote_target(promote)?;
     }
     let scenarios = super::scenarios_with_envs(&loaded)?;
     let slug = spec_slug(&loaded.spec);
-    let run_dir = args.run_dir.clone().unwrap_or_else(|| super::default_run_dir(&slug));
+    let run_dir = match args.run_dir.clone() {
+        Some(dir) => dir,
+        None => super::default_run_dir(&slug)?,
+    };
     if run_dir.join("report.json").exists() {
         return Err(CliError::usage(format!("run directory `{}` already holds a finished run", run_dir.display()))
             .hint("pass another `--run-dir`, or remove that directory"));
@@ -36,23 +40,23 @@ pub fn run(args: EvalArgs) -> Result<u8, CliError> {
     let layout = RunLayout::new(&run_dir, args.candidates.len());
     let writer = RunWriter::new(layout.clone(), loaded.raw.clone(), loaded.spec.name.clone());
 
-    let bar = printer::progress(args.candidates.len(), "evaluating");
+    let bar = printer::Progress::bar(args.candidates.len(), "evaluating");
     let write_errors: Mutex<Vec<WriteError>> = Mutex::new(Vec::new());
     let halted = || settings.eval_model.as_ref().is_some_and(|model| model.halted());
     let on_done = |evaluation: &CandidateEvaluation| {
         // Each candidate's artifacts land as soon as it is judged; none once the eval model's
         // key was refused (its verdicts are incomplete).
         if halted() {
-            bar.inc(1);
+            bar.inc();
             return;
         }
         if let Err(error) = write_candidate(&writer, &layout, evaluation) {
             write_errors.lock().unwrap_or_else(|poison| poison.into_inner()).push(error);
         }
-        bar.inc(1);
+        bar.inc();
     };
     let evaluations = evaluate_candidates(&scenarios, &args.candidates, &settings, &on_done);
-    bar.finish_and_clear();
+    bar.finish();
     drop(runtime);
     if let Some(error) = settings.eval_model.as_ref().and_then(|model| model.take_fatal()) {
         return Err(super::eval_model::fatal(error));
@@ -91,6 +95,21 @@ fn write_candidate(writer: &RunWriter, layout: &RunLayout, evaluation: &Candidat
         extra: Vec::new(),
         sessions: evaluation.scenarios.iter().map(|s| s.session.as_ref().map(|o| modlearn_record::SessionFiles { trace: &o.trace, result: &o.result, files: &o.files })).collect(),
     })
+}
+
+/// Files stay where they are in the list; a directory becomes the mods in it,
+/// found as `modlearn check` finds them (recursively, in path order).
+fn expand_dirs(inputs: &[std::path::PathBuf]) -> Result<Vec<std::path::PathBuf>, CliError> {
+    let mut paths = Vec::new();
+    for input in inputs {
+        if input.is_dir() {
+            let found = modlearn_check::find_mods(std::slice::from_ref(input), input)?;
+            paths.extend(found.into_iter().map(|found| found.path));
+        } else {
+            paths.push(input.clone());
+        }
+    }
+    Ok(paths)
 }
 
 fn check_promote_target(target: &Path) -> Result<(), CliError> {

@@ -10,6 +10,7 @@ mod check;
 mod compare;
 mod eval;
 mod eval_model;
+mod init;
 mod merge;
 mod prices;
 mod run;
@@ -19,6 +20,7 @@ mod validate;
 /// Runs the parsed command line.
 pub fn run(cli: Cli) -> ExitCode {
     init_tracing();
+    crate::printer::init_color(cli.color);
     let result = match cli.command {
         Command::Eval(args) => eval::run(args),
         Command::Run(args) => run::run(args),
@@ -33,7 +35,17 @@ pub fn run(cli: Cli) -> ExitCode {
         Command::Guide(args) => stored::guide(args),
         Command::Compare(args) => compare::run(args),
         Command::Merge(args) => merge::run(args),
+        Command::Init(args) => init::run(args),
+        Command::Completions(args) => {
+            let mut command = <Cli as clap::CommandFactory>::command();
+            clap_complete::generate(args.shell, &mut command, "modlearn", &mut std::io::stdout());
+            Ok(crate::exit::SUCCESS)
+        }
     };
+    for dir in RESERVED.lock().unwrap_or_else(|poison| poison.into_inner()).drain(..) {
+        // Fails, as it should, unless the directory is empty.
+        let _ = std::fs::remove_dir(dir);
+    }
     match result {
         Ok(code) => ExitCode::from(code),
         Err(error) => error.report(),
@@ -135,7 +147,6 @@ fn engine_options(args: &EngineArgs) -> modlearn_runner::EvalSettings {
     }
 }
 
-/// `reports/<slug>-<UTC timestamp>`.
 /// Claims a run directory for this process (see [`modlearn_record::claim_run_dir`]); exit 2 when it is not ours.
 fn claim_run_dir(
     dir: &std::path::Path,
@@ -154,9 +165,35 @@ fn claim_run_dir(
     })
 }
 
-fn default_run_dir(slug: &str) -> std::path::PathBuf {
+/// `reports/<slug>-<UTC timestamp>`, created here so that two runs started in
+/// the same second (or in parallel) never share one: the second gets `-2`, and so on.
+fn default_run_dir(slug: &str) -> Result<std::path::PathBuf, CliError> {
     let stamp = jiff::Timestamp::now().strftime("%Y%m%dT%H%M%SZ").to_string();
-    std::path::PathBuf::from("reports").join(format!("{slug}-{stamp}"))
+    reserve_dir(std::path::Path::new("reports"), &format!("{slug}-{stamp}"))
+}
+
+/// Directories [`reserve_dir`] created; those still empty when the command
+/// ends (it failed before writing anything) are removed again.
+static RESERVED: std::sync::Mutex<Vec<std::path::PathBuf>> = std::sync::Mutex::new(Vec::new());
+
+/// Creates `parent/name` (or `name-2`, `name-3`, ...: the first that did not exist) and returns it.
+fn reserve_dir(parent: &std::path::Path, name: &str) -> Result<std::path::PathBuf, CliError> {
+    let unwritable = |error: std::io::Error| CliError::usage(format!("cannot create a run directory under `{}`: {error}", parent.display()))
+        .hint("pass a writable `--run-dir`");
+    std::fs::create_dir_all(parent).map_err(unwritable)?;
+    for n in 1u32.. {
+        let dir = parent.join(if n == 1 { name.to_owned() } else { format!("{name}-{n}") });
+        // create_dir fails when the directory exists: that is the lock.
+        match std::fs::create_dir(&dir) {
+            Ok(()) => {
+                RESERVED.lock().unwrap_or_else(|poison| poison.into_inner()).push(dir.clone());
+                return Ok(dir);
+            }
+            Err(error) if error.kind() == std::io::ErrorKind::AlreadyExists => continue,
+            Err(error) => return Err(unwritable(error)),
+        }
+    }
+    unreachable!("some suffix is free")
 }
 
 /// Writes the run-level files, prints the report (table or `--json`) and
@@ -179,8 +216,7 @@ fn finish_run(
     if json {
         println!("{}", serde_json::to_string_pretty(report).expect("report serializes"));
     } else {
-        let report_path = writer.layout().file("report.md");
-        print!("{}", crate::printer::summary(report, &report_path.display().to_string()));
+        print!("{}", crate::printer::summary(report, writer.layout().root()));
     }
     Ok(exit_code(report))
 }

@@ -52,6 +52,13 @@ struct RunState {
     eval_model: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     eval_base_url: Option<String>,
+    /// `--seed`: which set of samples (0, the default, is left out of the file).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    seed: u64,
+}
+
+fn is_zero(seed: &u64) -> bool {
+    *seed == 0
 }
 
 fn completion() -> ProposerKind {
@@ -72,7 +79,7 @@ pub fn run(args: RunArgs) -> Result<u8, CliError> {
         eprintln!(
             "note: using `{model}`, a 135M-parameter demo model that runs offline and rarely writes a passing mod; \
              pass `--model openai:NAME` (OPENAI_API_KEY) or `--model anthropic:NAME` (ANTHROPIC_API_KEY), \
-             or `--base-url` for an OpenAI-compatible server, for real results"
+             or `--model openai:NAME --base-url URL` for an OpenAI-compatible server, for real results"
         );
     }
     let proposer = proposer::build(&model, &state, &run_dir)?;
@@ -117,6 +124,7 @@ pub fn run(args: RunArgs) -> Result<u8, CliError> {
         let eval_endpoint = ModelEndpoint { base_url: wanted.base_url, ..endpoint };
         super::prices::check(&super::eval_model::check(eval_model)?, "--eval-model", &eval_endpoint, state.max_usd)?;
     }
+    let interrupt = Arc::new(tokio::sync::watch::Sender::new(false));
     let settings = LearnSettings {
         candidates: state.candidates,
         rounds: state.rounds,
@@ -125,10 +133,30 @@ pub fn run(args: RunArgs) -> Result<u8, CliError> {
         max_tokens: state.max_tokens,
         temperature: state.temperature,
         eval: defaults,
+        seed_offset: state.seed * SEED_STRIDE,
+        interrupt: Some(Arc::clone(&interrupt)),
         ..LearnSettings::default()
     };
 
-    let bar = printer::progress(planned, "proposing and evaluating");
+    let bar = printer::Progress::with_lines(planned, "proposing and evaluating");
+    let rounds = state.rounds;
+    // Ctrl-C: the first stops the run (candidates being judged finish), a second exits at once.
+    // Installed now, not when a task first runs: a Ctrl-C right after start must not kill the run.
+    let mut sigint = {
+        let _runtime = tokio.enter();
+        tokio::signal::unix::signal(tokio::signal::unix::SignalKind::interrupt())
+            .map_err(|error| CliError::usage(format!("cannot listen for Ctrl-C: {error}")))?
+    };
+    let (stopping, said) = (Arc::clone(&interrupt), bar.clone());
+    tokio.spawn(async move {
+        sigint.recv().await;
+        said.line("interrupted: stopping; candidates being judged are finished and kept (Ctrl-C again to exit at once)");
+        stopping.send_replace(true);
+        sigint.recv().await;
+        said.finish();
+        eprintln!("interrupted again: exiting without waiting");
+        std::process::exit(i32::from(INTERRUPTED));
+    });
     let write_errors: Mutex<Vec<WriteError>> = Mutex::new(Vec::new());
     let keep = |result: Result<(), WriteError>| {
         if let Err(error) = result {
@@ -137,18 +165,21 @@ pub fn run(args: RunArgs) -> Result<u8, CliError> {
     };
     let candidate_path = candidate_places(layout.clone(), target);
     let on_event = |event: LearnEvent<'_>| match event {
-        LearnEvent::RoundStarted { round } => bar.set_message(format!("round {round}/{}", state.rounds)),
+        LearnEvent::RoundStarted { round } => {
+            bar.status(&format!("round {round}/{rounds}: asking `{model}` for {} candidate(s)", state.candidates));
+        }
         LearnEvent::CandidateDone(candidate) => {
             keep(write_candidate(&writer, candidate));
-            bar.inc(1);
+            bar.candidate(&candidate.attempt);
         }
-        LearnEvent::RoundDone { attempts, .. } => {
+        LearnEvent::RoundDone { round, attempts } => {
+            bar.round_done(round, rounds, attempts);
             let report = report_from_attempts(spec_summary.clone(), attempts.to_vec(), None, None);
             keep(writer.write_progress(&report));
         }
     };
     let outcome = tokio.block_on(learn(&loaded.spec, Arc::clone(&scenarios), &model, proposer, &settings, &candidate_path, &on_event));
-    bar.finish_and_clear();
+    bar.finish();
     if let Some(error) = write_errors.into_inner().unwrap_or_else(|poison| poison.into_inner()).into_iter().next() {
         return Err(error.into());
     }
@@ -164,6 +195,17 @@ pub fn run(args: RunArgs) -> Result<u8, CliError> {
             proposer::fatal(error, &run_dir)
         });
     }
+    if outcome.interrupted {
+        // A proposal still being generated (the embedded model) is not waited for.
+        tokio.shutdown_background();
+        eprintln!(
+            "stopped after {} candidate(s); continue with `modlearn run --resume {}` (answers already received are not asked for again)",
+            outcome.candidates.len(),
+            run_dir.display()
+        );
+        return Ok(INTERRUPTED);
+    }
+    replay_note(&outcome.candidates);
 
     let attempts = outcome.candidates.iter().map(|candidate| candidate.attempt.clone()).collect();
     let mut report = report_from_attempts(spec_summary, attempts, outcome.selected, None);
@@ -171,6 +213,25 @@ pub fn run(args: RunArgs) -> Result<u8, CliError> {
     promote(&mut report, &outcome.candidates, outcome.selected, state.promote.as_deref())?;
     let unrun = super::prompt_checks_not_run(&scenarios, settings.eval.eval_model.is_some());
     super::finish_run(&writer, &report, args.json, unrun)
+}
+
+/// Exit status of a run stopped by Ctrl-C (128 + SIGINT, as shells report it).
+const INTERRUPTED: u8 = 130;
+
+/// `--seed S` starts candidate seeds at S times this, as `compare --repeat` does.
+const SEED_STRIDE: u64 = 1_000_000;
+
+/// Says when answers came from the response cache: a rerun would otherwise
+/// look like fresh samples.
+fn replay_note(candidates: &[LearnedCandidate]) {
+    let proposed = candidates.iter().filter(|candidate| candidate.attempt.proposal.is_some()).count();
+    let cached = candidates.iter().filter(|candidate| candidate.attempt.proposal.as_ref().is_some_and(|p| p.cached)).count();
+    if cached > 0 {
+        eprintln!(
+            "note: {cached} of {proposed} proposal(s) replayed from the response cache (same model, prompt and seed as before); \
+             `--seed N` or `--no-cache` asks for fresh samples"
+        );
+    }
 }
 
 fn promote(
@@ -199,7 +260,10 @@ fn new_state(args: &RunArgs) -> Result<(RunState, PathBuf, LoadedSpec), CliError
     let Some(candidates) = args.candidates else {
         return Err(CliError::usage("`--candidates N` is required for a new run").hint("for example `--candidates 8`"));
     };
-    let run_dir = args.run_dir.clone().unwrap_or_else(|| super::default_run_dir(&spec_slug(&loaded.spec)));
+    let run_dir = match args.run_dir.clone() {
+        Some(dir) => dir,
+        None => super::default_run_dir(&spec_slug(&loaded.spec))?,
+    };
     if run_dir.join("run.json").exists() {
         return Err(CliError::usage(format!("run directory `{}` already holds a run", run_dir.display()))
             .hint(format!("continue it with `modlearn run --resume {}`, or pass another `--run-dir`", run_dir.display())));
@@ -221,7 +285,7 @@ fn new_state(args: &RunArgs) -> Result<(RunState, PathBuf, LoadedSpec), CliError
         concurrency: args.concurrency.map_or(candidates as usize, |c| c as usize),
         max_usd: args.max_usd,
         promote: args.promote.clone(),
-        cache_dir: args.cache_dir.clone().unwrap_or_else(|| super::modlearn_cache_dir().join("responses")),
+        cache_dir: cache_dir(args, &run_dir),
         prices: args.prices.clone(),
         // A small local model rambles to the cap; a lower one keeps a demo run short.
         max_tokens: args.max_tokens.unwrap_or(if local { 768 } else { 4096 }),
@@ -233,6 +297,7 @@ fn new_state(args: &RunArgs) -> Result<(RunState, PathBuf, LoadedSpec), CliError
         agent_steps: args.proposing.agent_steps.unwrap_or_else(default_agent_steps),
         eval_model: args.eval_model.eval_model.clone(),
         eval_base_url: args.eval_model.eval_base_url.clone(),
+        seed: args.seed.unwrap_or(0),
     };
     check_state(&state)?;
     Ok((state, run_dir, loaded))
@@ -276,8 +341,11 @@ fn resume_state(dir: &Path, args: &RunArgs) -> Result<(RunState, PathBuf, Loaded
     if args.promote.is_some() {
         state.promote = args.promote.clone();
     }
-    if let Some(dir) = &args.cache_dir {
-        state.cache_dir = dir.clone();
+    if args.cache_dir.is_some() || args.no_cache {
+        state.cache_dir = cache_dir(args, dir);
+    }
+    if let Some(seed) = args.seed {
+        state.seed = seed;
     }
     if let Some(max_tokens) = args.max_tokens {
         state.max_tokens = max_tokens;
@@ -296,7 +364,24 @@ fn resume_state(dir: &Path, args: &RunArgs) -> Result<(RunState, PathBuf, Loaded
     Ok((state, dir.to_path_buf(), loaded))
 }
 
+/// `--cache-dir`, or with `--no-cache` the run's own (no earlier answer is in it), or the shared one.
+fn cache_dir(args: &RunArgs, run_dir: &Path) -> PathBuf {
+    match &args.cache_dir {
+        Some(dir) => dir.clone(),
+        None if args.no_cache => run_dir.join("responses"),
+        None => super::modlearn_cache_dir().join("responses"),
+    }
+}
+
 fn check_state(state: &RunState) -> Result<(), CliError> {
+    // Said before anything else can fail: a URL that goes unused would otherwise go unnoticed.
+    if let Some(url) = state.base_url.as_deref().filter(|_| state.model.starts_with("local:")) {
+        eprintln!(
+            "warning: `--base-url {url}` is ignored: `{}` runs inside modlearn; \
+             to use the server there, pass `--model openai:NAME` with the name of the model it serves",
+            state.model
+        );
+    }
     if state.proposer == ProposerKind::Agent && state.model.starts_with("local:") {
         return Err(CliError::usage(format!("`--proposer agent` needs a model that makes tool calls; `{}` does not", state.model))
             .hint("pass `--model openai:NAME` (any OpenAI-compatible server with tool calls) or `--model anthropic:NAME`, or leave out `--proposer agent`"));
