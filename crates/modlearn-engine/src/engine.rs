@@ -10,7 +10,9 @@ use serde::Deserialize;
 use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
 
-use modlearn_types::{CommandRun, ConsoleLine, Emission, PermissionCheck, RegistrySnapshot, ToolRun};
+use modlearn_types::{
+    CommandRun, Compared, ConsoleLine, Emission, LiveCompare, PermissionCheck, RegistrySnapshot, ToolRun,
+};
 
 use crate::host_sources::HOST_ENTRY;
 use crate::loader::{SandboxLoader, normalize};
@@ -63,7 +65,7 @@ pub enum EngineError {
 /// A candidate mod file to load.
 #[derive(Clone, Debug)]
 pub struct CandidateFile<'a> {
-    /// Path of the file; its directory is all the mod may import from.
+    /// Path of the file, the only file the mod can load (a candidate is one file).
     pub path: &'a Path,
     /// The file's text.
     pub source: &'a str,
@@ -89,6 +91,9 @@ pub enum EmitOutcome {
         emission: Emission,
         /// The shared event object after dispatch.
         event: Value,
+        /// The outcome of the comparison asked for, made on the live event.
+        #[serde(default)]
+        compared: Option<Compared>,
     },
     /// Letta's `emit` would reject: unknown event, or turn_start input that
     /// is not an array.
@@ -180,17 +185,30 @@ impl Engine {
     /// Loads and activates `candidate` into the current load generation.
     /// Each call imports a fresh module instance.
     pub fn load(&mut self, candidate: &CandidateFile<'_>) -> Result<LoadOutcome, EngineError> {
+        self.load_instance(candidate, false)
+    }
+
+    /// Loads and activates `candidate` as Letta's `/reload` does: an unchanged
+    /// file keeps the module instance of the last load (Letta imports
+    /// `<file>?mod=<mtime>`, the same URL), so module-level state persists and
+    /// only `activate` runs again. A changed file gets a fresh instance.
+    pub fn reload(&mut self, candidate: &CandidateFile<'_>) -> Result<LoadOutcome, EngineError> {
+        self.load_instance(candidate, true)
+    }
+
+    fn load_instance(&mut self, candidate: &CandidateFile<'_>, keep_instance: bool) -> Result<LoadOutcome, EngineError> {
         let path = normalize(&absolute(candidate.path));
-        if let Some(dir) = path.parent() {
-            self.loader.confine_to(dir.to_path_buf());
+        self.loader.confine_to(path.clone());
+        let unchanged = matches!(&self.transpiled, Some((cached_path, cached_source, _)) if *cached_path == path && cached_source == candidate.source);
+        if !(keep_instance && unchanged && self.load_count > 0) {
+            self.load_count += 1;
         }
-        self.load_count += 1;
         let mut specifier = ModuleSpecifier::from_file_path(&path)
             .map_err(|()| EngineError::Host(format!("not an absolute path: {}", path.display())))?;
         let kind = SourceKind::from_path(&path).unwrap_or(SourceKind::JavaScript);
         // Transpile and scan once per file and source; later load generations
         // reuse the transpiled code (primed in the loader) and the scan (kept by the host).
-        let fresh = !matches!(&self.transpiled, Some((cached_path, cached_source, _)) if *cached_path == path && cached_source == candidate.source);
+        let fresh = !unchanged;
         if fresh {
             let result = to_javascript(&specifier, &path, kind, candidate.source);
             if let Ok(code) = &result {
@@ -213,7 +231,18 @@ impl Engine {
 
     /// Emits event `name` with payload `event` to every registered handler.
     pub fn emit(&mut self, name: &str, event: &Value) -> Result<EmitOutcome, EngineError> {
-        self.run_operation(json!({ "op": "emit", "name": name, "event": event }))
+        self.emit_compared(name, event, None)
+    }
+
+    /// [`Engine::emit`], then `compare` made on the live event (JSON, which the event
+    /// leaves the engine as, would lose what Letta's comparison sees).
+    pub fn emit_compared(
+        &mut self,
+        name: &str,
+        event: &Value,
+        compare: Option<&LiveCompare>,
+    ) -> Result<EmitOutcome, EngineError> {
+        self.run_operation(json!({ "op": "emit", "name": name, "event": event, "compare": compare }))
     }
 
     /// Runs registered tool `tool_name` as Letta's host executes a mod tool:

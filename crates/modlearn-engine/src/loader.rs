@@ -1,6 +1,8 @@
-//! The only way code gets into an engine: host modules, the candidate, and
-//! files beside the candidate. Everything else is refused with an error
-//! that says why, and the candidate sees that error at import time.
+//! The only way code gets into an engine: host modules and the candidate
+//! file. A candidate is one file, as in Letta's harness (it copies the
+//! candidate alone into its run directory), so even a file beside it is not
+//! served. Everything else is refused with an error that says why, and the
+//! candidate sees that error at import time.
 
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -16,10 +18,9 @@ use deno_error::JsErrorBox;
 use crate::host_sources::{HOST_SCHEME, host_module};
 use crate::transpile::{SourceKind, to_javascript};
 
-/// Serves host modules from the binary and candidate modules from the
-/// candidate's own directory.
+/// Serves host modules from the binary and the candidate file.
 pub(crate) struct SandboxLoader {
-    /// The candidate's directory; only files in it (or below) can be imported.
+    /// The candidate file: the only file that can be loaded.
     root: RefCell<Option<PathBuf>>,
     /// Transpiled sources by path, so later load generations reuse them.
     cache: RefCell<HashMap<PathBuf, String>>,
@@ -42,9 +43,9 @@ impl SandboxLoader {
         SandboxLoader { host_dir: Some(dir), ..SandboxLoader::new() }
     }
 
-    /// Sets the directory candidate imports are confined to.
-    pub(crate) fn confine_to(&self, root: PathBuf) {
-        *self.root.borrow_mut() = Some(root);
+    /// Sets the candidate file, the one file that can be loaded.
+    pub(crate) fn confine_to(&self, candidate: PathBuf) {
+        *self.root.borrow_mut() = Some(candidate);
     }
 
     /// Records an already transpiled entry file, so it is not read twice.
@@ -52,10 +53,16 @@ impl SandboxLoader {
         self.cache.borrow_mut().insert(path, code);
     }
 
-    fn inside_root(&self, path: &Path) -> bool {
+    /// Whether `path` is the candidate (`Ok`); else its path relative to the
+    /// candidate's directory when it is in it (`Err(Some(..))`).
+    fn is_candidate(&self, path: &Path) -> Result<(), Option<PathBuf>> {
+        let path = normalize(path);
         match &*self.root.borrow() {
-            Some(root) => normalize(path).starts_with(root),
-            None => false,
+            Some(candidate) if path == *candidate => Ok(()),
+            Some(candidate) => {
+                Err(candidate.parent().and_then(|dir| path.strip_prefix(dir).ok()).map(Path::to_path_buf))
+            }
+            None => Err(None),
         }
     }
 
@@ -64,8 +71,17 @@ impl SandboxLoader {
             .to_file_path()
             .map_err(|()| refuse(specifier.as_str(), "it is not a file"))?;
         let path = normalize(&path);
-        if !self.inside_root(&path) {
-            return Err(refuse(specifier.as_str(), "only files beside the candidate can be imported"));
+        match self.is_candidate(&path) {
+            Ok(()) => {}
+            // Not host access: in Letta's run directory the file is simply not there.
+            Err(Some(relative)) => {
+                return Err(JsErrorBox::type_error(format!(
+                    "Cannot find module './{}': a candidate is one file (Letta copies only the candidate into \
+                     its run directory), so files beside it cannot be imported; put their code in the candidate",
+                    relative.display()
+                )));
+            }
+            Err(None) => return Err(refuse(specifier.as_str(), "a candidate is one file and may import no other")),
         }
         let cached = self.cache.borrow().get(&path).cloned();
         let code = match cached {
@@ -117,7 +133,7 @@ impl ModuleLoader for SandboxLoader {
             } else if specifier.starts_with("node:") || specifier.starts_with("npm:") || specifier.starts_with("jsr:") {
                 "mods may import only files beside them"
             } else {
-                "bare package imports cannot be resolved; mods may import only files beside them"
+                "bare package imports cannot be resolved; a candidate is one file and may import no other"
             };
             return Err(refuse(specifier, why));
         }
@@ -127,7 +143,7 @@ impl ModuleLoader for SandboxLoader {
             resolved.set_query(referrer_url.query());
         }
         if resolved.scheme() != "file" {
-            return Err(refuse(specifier, "mods may import only files beside them"));
+            return Err(refuse(specifier, "a candidate is one file and may import no other"));
         }
         Ok(resolved)
     }

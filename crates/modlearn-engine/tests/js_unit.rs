@@ -43,3 +43,8 @@ fn permission_compose() {
 fn lifecycle() {
     run("lifecycle.test.js");
 }
+
+#[test]
+fn live_compare() {
+    run("live-compare.test.js");
+}

@@ -23,7 +23,7 @@ pub use lifecycle::{
     PendingPromise, PendingTimer, ProfileCapabilities, ProfileReport, Registrations, ReloadCycle, RepeatReport,
     SignalState, Settled,
 };
-pub use probe::{Observation, Probe};
+pub use probe::{Compared, LiveCompare, Observation, Probe};
 pub use registry::{ConsoleLine, Emission, RegistrySnapshot, RegisteredCommand, RegisteredTool};
 pub use verdict::{CandidateVerdict, CheckResult, ScenarioVerdict};
 pub use report::{Attempt, EvalUsage, Learning, Proposal, RunReport, Selected, SpecSummary, UsageTotals};
