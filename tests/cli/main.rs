@@ -8,6 +8,7 @@ mod compare;
 mod compare_settings;
 mod eval;
 mod help;
+mod letta_diff;
 mod report;
 mod mutants;
 mod prompt;

@@ -8,6 +8,7 @@ import { conversationHandle, withGetContextTrap } from "./context.js";
 import { beginEmission, applyResult, finishEmission, handlerFailed, snapshotBeforeHandler } from "./dispatch.js";
 import { removeOwnerCapabilities } from "./registry.js";
 import { scanRemovedApis } from "./source-scan.js";
+import { compareLive } from "./live-compare.js";
 import { CheckPermissionsOperation, RunCommandOperation, RunToolOperation } from "./invocations.js";
 import { CapabilitiesOperation, ControlOperation, LeaksOperation, SettleOperation, checkedDispose } from "./lifecycle.js";
 
@@ -101,10 +102,14 @@ class LoadOperation {
   }
 }
 
-/** Emits one event to every handler, one handler per step. Arguments: `name`, `event`. */
+/**
+ * Emits one event to every handler, one handler per step. Arguments: `name`, `event`, and
+ * `compare`, a comparison to make on the live event afterwards (live-compare.js).
+ */
 class EmitOperation {
-  constructor(host, { name, event }) {
+  constructor(host, { name, event, compare = null }) {
     this.host = host;
+    this.compare = compare;
     this.rejected = null;
     this.failedSteps = new Set();
     try {
@@ -168,7 +173,10 @@ class EmitOperation {
 
   finish() {
     if (this.rejected !== null) return { outcome: "rejected", message: this.rejected };
-    return { outcome: "emitted", emission: finishEmission(this.emission), event: this.emission.event };
+    const emission = finishEmission(this.emission);
+    const event = this.emission.event;
+    const compared = this.compare === null ? undefined : compareLive(this.compare, event);
+    return { outcome: "emitted", emission, event, compared };
   }
 }
 

@@ -8,7 +8,9 @@ use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
-use modlearn_types::{CommandRun, ConsoleLine, Emission, PermissionCheck, RegistrySnapshot, ToolRun};
+use modlearn_types::{
+    CommandRun, Compared, ConsoleLine, Emission, LiveCompare, PermissionCheck, RegistrySnapshot, ToolRun,
+};
 
 use crate::local::{LocalEngine, parse};
 use crate::protocol::{HostMethod, Operation};
@@ -124,6 +126,9 @@ pub enum EmitOutcome {
         emission: Emission,
         /// The shared event object after dispatch.
         event: Value,
+        /// The outcome of the comparison asked for, made on the live event.
+        #[serde(default)]
+        compared: Option<Compared>,
     },
     /// Letta's `emit` would reject: unknown event, or turn_start input that
     /// is not an array.
@@ -175,16 +180,39 @@ impl Engine {
     /// Loads and activates `candidate` into the current load generation.
     /// Each call imports a fresh module instance.
     pub fn load(&mut self, candidate: &CandidateFile<'_>) -> Result<LoadOutcome, EngineError> {
+        self.load_instance(candidate, false)
+    }
+
+    /// Loads and activates `candidate` as Letta's `/reload` does: an unchanged
+    /// file keeps the module instance of the last load (Letta imports
+    /// `<file>?mod=<mtime>`, the same URL), so module-level state persists and
+    /// only `activate` runs again. A changed file gets a fresh instance.
+    pub fn reload(&mut self, candidate: &CandidateFile<'_>) -> Result<LoadOutcome, EngineError> {
+        self.load_instance(candidate, true)
+    }
+
+    fn load_instance(&mut self, candidate: &CandidateFile<'_>, keep_instance: bool) -> Result<LoadOutcome, EngineError> {
         let reply = match &mut self.backend {
-            Backend::Local(engine) => engine.load(candidate.path, candidate.source, &mut |_| {}),
-            Backend::Worker(engine) => engine.load(candidate.path, candidate.source),
+            Backend::Local(engine) => engine.load(candidate.path, candidate.source, keep_instance, &mut |_| {}),
+            Backend::Worker(engine) => engine.load(candidate.path, candidate.source, keep_instance),
         }?;
         parse(&reply).map_err(EngineError::Host)
     }
 
     /// Emits event `name` with payload `event` to every registered handler.
     pub fn emit(&mut self, name: &str, event: &Value) -> Result<EmitOutcome, EngineError> {
-        self.run_operation(Operation::Emit { name: name.to_owned(), event: event.clone() })
+        self.emit_compared(name, event, None)
+    }
+
+    /// [`Engine::emit`], then `compare` made on the live event (JSON, which the event
+    /// leaves the engine as, would lose what Letta's comparison sees).
+    pub fn emit_compared(
+        &mut self,
+        name: &str,
+        event: &Value,
+        compare: Option<&LiveCompare>,
+    ) -> Result<EmitOutcome, EngineError> {
+        self.run_operation(Operation::Emit { name: name.to_owned(), event: event.clone(), compare: compare.cloned() })
     }
 
     /// Runs registered tool `tool_name` as Letta's host executes a mod tool:

@@ -29,6 +29,7 @@ host_sources!(
     "json.js",
     "letta.js",
     "lifecycle.js",
+    "live-compare.js",
     "operations.js",
     "permission-compose.js",
     "platform.js",

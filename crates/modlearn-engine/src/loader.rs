@@ -52,9 +52,9 @@ impl SandboxLoader {
         self.sealed.set(true);
     }
 
-    /// Sets the directory candidate imports are confined to.
-    pub(crate) fn confine_to(&self, root: PathBuf) {
-        *self.root.borrow_mut() = Some(root);
+    /// Sets the candidate file, the one file that can be loaded.
+    pub(crate) fn confine_to(&self, candidate: PathBuf) {
+        *self.root.borrow_mut() = Some(candidate);
     }
 
     /// Records an already transpiled entry file, so it is not read twice.
@@ -62,10 +62,16 @@ impl SandboxLoader {
         self.cache.borrow_mut().insert(path, code);
     }
 
-    fn inside_root(&self, path: &Path) -> bool {
+    /// Whether `path` is the candidate (`Ok`); else its path relative to the
+    /// candidate's directory when it is in it (`Err(Some(..))`).
+    fn is_candidate(&self, path: &Path) -> Result<(), Option<PathBuf>> {
+        let path = normalize(path);
         match &*self.root.borrow() {
-            Some(root) => normalize(path).starts_with(root),
-            None => false,
+            Some(candidate) if path == *candidate => Ok(()),
+            Some(candidate) => {
+                Err(candidate.parent().and_then(|dir| path.strip_prefix(dir).ok()).map(Path::to_path_buf))
+            }
+            None => Err(None),
         }
     }
 
@@ -74,16 +80,21 @@ impl SandboxLoader {
             .to_file_path()
             .map_err(|()| refuse(specifier.as_str(), "it is not a file"))?;
         let path = normalize(&path);
-        if !self.inside_root(&path) {
-            return Err(refuse(specifier.as_str(), "only files beside the candidate can be imported"));
+        match self.is_candidate(&path) {
+            Ok(()) => {}
+            // Not host access: in Letta's run directory the file is simply not there.
+            Err(Some(relative)) => {
+                return Err(JsErrorBox::type_error(format!(
+                    "Cannot find module './{}': a candidate is one file (Letta copies only the candidate into \
+                     its run directory), so files beside it cannot be imported; put their code in the candidate",
+                    relative.display()
+                )));
+            }
+            Err(None) => return Err(refuse(specifier.as_str(), "a candidate is one file and may import no other")),
         }
-        // A candidate is one file, as Letta copies it alone into its run
-        // directory: nothing beside it is read, and the disk is never touched.
+        // The Rust side primes the candidate's transpiled code: the disk is never read here.
         let Some(code) = self.cache.borrow().get(&path).cloned() else {
-            return Err(JsErrorBox::type_error(format!(
-                "Cannot find module '{}': a mod is loaded as one file, without the files beside it",
-                specifier.as_str().split(['?', '#']).next().unwrap_or_default()
-            )));
+            return Err(JsErrorBox::type_error(format!("Cannot find module '{}'", path.display())));
         };
         Ok(ModuleSource::new(
             ModuleType::JavaScript,
@@ -154,9 +165,9 @@ impl SandboxLoader {
             let why = if specifier.starts_with("http:") || specifier.starts_with("https:") {
                 "the network is closed to mods under evaluation"
             } else if specifier.starts_with("node:") || specifier.starts_with("npm:") || specifier.starts_with("jsr:") {
-                "mods may import only files beside them"
+                "a candidate is one file and may import no other"
             } else {
-                "bare package imports cannot be resolved; mods may import only files beside them"
+                "bare package imports cannot be resolved; a candidate is one file and may import no other"
             };
             return Err(refuse(specifier, why));
         }
@@ -166,7 +177,7 @@ impl SandboxLoader {
             resolved.set_query(referrer_url.query());
         }
         if resolved.scheme() != "file" {
-            return Err(refuse(specifier, "mods may import only files beside them"));
+            return Err(refuse(specifier, "a candidate is one file and may import no other"));
         }
         Ok(resolved)
     }

@@ -147,19 +147,32 @@ impl LocalEngine {
 
     /// Loads and activates the candidate at `path` into the current load
     /// generation, as a fresh module instance. Replies with the host's JSON.
-    pub(crate) fn load(&mut self, path: &Path, source: &str, on_step: &mut dyn FnMut(usize)) -> Result<String, EngineError> {
+    ///
+    /// With `keep_instance`, an unchanged file keeps the module instance of the
+    /// last load, as Letta's `/reload` does (it imports `<file>?mod=<mtime>`,
+    /// the same URL): module-level state persists and only `activate` runs again.
+    pub(crate) fn load(
+        &mut self,
+        path: &Path,
+        source: &str,
+        keep_instance: bool,
+        on_step: &mut dyn FnMut(usize),
+    ) -> Result<String, EngineError> {
         let given = path;
         // The mod sees itself at a virtual path (import.meta.url and its stack frames), never the host's.
         let file_name = path.file_name().map_or_else(|| "mod.js".into(), |name| name.to_os_string());
         let path = Path::new(VIRTUAL_MOD_DIR).join(file_name);
-        self.booted.loader.confine_to(PathBuf::from(VIRTUAL_MOD_DIR));
-        self.load_count += 1;
+        self.booted.loader.confine_to(path.clone());
+        let unchanged = matches!(&self.transpiled, Some(last) if last.path == path && last.source == source);
+        if !(keep_instance && unchanged && self.load_count > 0) {
+            self.load_count += 1;
+        }
         let mut specifier = ModuleSpecifier::from_file_path(&path)
             .map_err(|()| EngineError::Host(format!("not an absolute path: {}", path.display())))?;
         let kind = SourceKind::from_path(&path).unwrap_or(SourceKind::JavaScript);
         // Transpile and scan once per file and source; later load generations
         // reuse the transpiled code (primed in the loader) and the scan (kept by the host).
-        let fresh = !matches!(&self.transpiled, Some(last) if last.path == path && last.source == source);
+        let fresh = !unchanged;
         if fresh {
             // Transpile errors name the file as the user knows it.
             let result = to_javascript(&specifier, given, kind, source);

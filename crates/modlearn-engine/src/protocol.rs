@@ -104,6 +104,8 @@ pub enum Operation {
         name: String,
         /// Its payload.
         event: Value,
+        /// A comparison to make on the live event after dispatch.
+        compare: Option<modlearn_types::LiveCompare>,
     },
     /// A registered tool's `isEnabled` and `run`.
     RunTool {
@@ -209,7 +211,7 @@ mod tests {
     fn operation_names_match_their_serde_tags() {
         let examples = [
             Operation::Load { specifier: String::new(), path: String::new(), source: None, transpile_error: None, language: Language::Js },
-            Operation::Emit { name: String::new(), event: Value::Null },
+            Operation::Emit { name: String::new(), event: Value::Null, compare: None },
             Operation::RunTool { tool_name: String::new(), args: Value::Null, tool_call_id: String::new() },
             Operation::CheckPermissions { event: Value::Null },
             Operation::RunCommand { command: String::new(), args: String::new() },

@@ -26,7 +26,7 @@ fn faults(diagnostics: &[Diagnostic]) -> Vec<(String, Fault)> {
 
 fn emit_tool_start(engine: &mut Engine) -> (serde_json::Value, Vec<Diagnostic>) {
     match engine.emit("tool_start", &json!({"toolName": "Bash", "args": {"command": "pip install x"}})).unwrap() {
-        EmitOutcome::Emitted { emission, event } => (event, emission.diagnostics),
+        EmitOutcome::Emitted { emission, event, .. } => (event, emission.diagnostics),
         EmitOutcome::Rejected { message } => panic!("rejected: {message}"),
     }
 }

@@ -49,3 +49,7 @@ fn platform() {
     run("platform.test.js");
 }
 
+#[test]
+fn live_compare() {
+    run("live-compare.test.js");
+}

@@ -169,6 +169,7 @@ fn run_scenario(
 ) -> Result<(RegistrySnapshot, Vec<ConsoleLine>), EngineError> {
     engine.new_generation()?;
     engine.load(candidate)?;
+    let at_load = snapshot_at_load(engine, &plan.probes)?;
     for probe in &plan.probes {
         if probe.is_lifecycle() {
             // Lifecycle probes load the candidate in engines of their own.
@@ -176,7 +177,7 @@ fn run_scenario(
             observations.push(lifecycle::observe_lifecycle(candidate, probe, &others, options));
             continue;
         }
-        observations.push(observe(engine, probe)?);
+        observations.push(observe(engine, probe, at_load.as_ref())?);
     }
     let snapshot = engine.snapshot()?;
     engine.dispose()?;
@@ -197,12 +198,24 @@ fn run_scenario(
     Ok((snapshot, console))
 }
 
-fn observe(engine: &mut Engine, probe: &Probe) -> Result<Observation, EngineError> {
+/// The registry right after a load, when one of `probes` (about to run) asks for it.
+fn snapshot_at_load(engine: &mut Engine, probes: &[Probe]) -> Result<Option<RegistrySnapshot>, EngineError> {
+    if probes.iter().any(|probe| matches!(probe, Probe::LoadSnapshot)) { engine.snapshot().map(Some) } else { Ok(None) }
+}
+
+/// Runs one probe; `at_load` is the registry right after the load (taken now when absent).
+fn observe(engine: &mut Engine, probe: &Probe, at_load: Option<&RegistrySnapshot>) -> Result<Observation, EngineError> {
     Ok(match probe {
         Probe::Snapshot => Observation::Snapshot { snapshot: engine.snapshot()? },
-        Probe::Emit { event, payload } => match engine.emit(event, payload)? {
-            EmitOutcome::Emitted { emission, event } => {
-                Observation::Emitted { before: payload.clone(), after: event, emission }
+        Probe::LoadSnapshot => Observation::Snapshot {
+            snapshot: match at_load {
+                Some(snapshot) => snapshot.clone(),
+                None => engine.snapshot()?,
+            },
+        },
+        Probe::Emit { event, payload, compare } => match engine.emit_compared(event, payload, compare.as_ref())? {
+            EmitOutcome::Emitted { emission, event, compared } => {
+                Observation::Emitted { before: payload.clone(), after: event, emission, compared }
             }
             EmitOutcome::Rejected { message } => Observation::Rejected { message },
         },

@@ -9,9 +9,9 @@ pub fn probe(assertion: &Assertion) -> Probe {
     match assertion {
         Assertion::ModLoads(_) => checks::mod_loads::probe(),
         Assertion::TurnStartInjectsMessage(a) => checks::turn_start_injects_message::probe(a),
-        Assertion::ToolStartRewritesArgs(a) => checks::tool_start_args::probe(&a.tool_name, &a.args),
-        Assertion::ToolStartPreservesArgs(a) => checks::tool_start_args::probe(&a.tool_name, &a.args),
-        Assertion::ToolStartBlocks(a) => checks::tool_start_args::probe(&a.tool_name, &a.args),
+        Assertion::ToolStartRewritesArgs(a) => checks::tool_start_args::rewrite_probe(a),
+        Assertion::ToolStartPreservesArgs(a) => checks::tool_start_args::preserve_probe(a),
+        Assertion::ToolStartBlocks(a) => checks::tool_start_args::probe(&a.tool_name, &a.args, None),
         Assertion::ToolEndRewritesResult(a) => checks::tool_end_rewrites_result::probe(a),
         Assertion::TurnStartCancels(a) => checks::turn_start_cancels::probe(a),
         Assertion::TurnEndContinues(a) => checks::turn_end_continues::probe(a),

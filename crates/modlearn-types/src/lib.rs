@@ -26,7 +26,7 @@ pub use lifecycle::{
     PendingPromise, PendingTimer, ProfileCapabilities, ProfileReport, Registrations, ReloadCycle, RepeatReport,
     SignalState, Settled,
 };
-pub use probe::{Observation, Probe};
+pub use probe::{Compared, LiveCompare, Observation, Probe};
 pub use registry::{ConsoleLine, Emission, RegistrySnapshot, RegisteredCommand, RegisteredTool};
 pub use verdict::{CandidateVerdict, CheckResult, ScenarioVerdict};
 pub use world::{Effect, FileEffect, WorldState};

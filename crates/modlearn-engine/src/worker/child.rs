@@ -47,7 +47,7 @@ pub(crate) fn serve_engine(booted: Booted, options: EngineOptions, socket: Owned
             let _ = write_frame(&mut writer, &EngineReply::Step { index }).and_then(|()| writer.flush());
         };
         let result = match request {
-            EngineRequest::Load { path, source } => engine.load(&path, &source, &mut progress),
+            EngineRequest::Load { path, source, keep_instance } => engine.load(&path, &source, keep_instance, &mut progress),
             EngineRequest::Operate(operation) => engine.operate(&operation, &mut progress),
             EngineRequest::Call { method, args } => engine.call(method, &args),
         };

@@ -304,8 +304,9 @@ impl WorkerEngine {
         self.pid as u32
     }
 
-    pub(crate) fn load(&mut self, path: &Path, source: &str) -> Result<String, EngineError> {
-        self.request(&EngineRequest::Load { path: path.to_path_buf(), source: source.to_owned() }, "activate")
+    pub(crate) fn load(&mut self, path: &Path, source: &str, keep_instance: bool) -> Result<String, EngineError> {
+        let request = EngineRequest::Load { path: path.to_path_buf(), source: source.to_owned(), keep_instance };
+        self.request(&request, "activate")
     }
 
     pub(crate) fn operate(&mut self, operation: Operation) -> Result<String, EngineError> {

@@ -56,6 +56,8 @@ pub(crate) enum EngineRequest {
         path: PathBuf,
         /// Its text.
         source: String,
+        /// Keep the module instance of an unchanged file (Letta's `/reload`).
+        keep_instance: bool,
     },
     /// Runs an operation step by step.
     Operate(Operation),
