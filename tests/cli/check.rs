@@ -6,22 +6,19 @@ use std::path::Path;
 
 use crate::common::{TestContext, repo_root};
 
-/// The profiles the committed corpus snapshot is taken under.
-const CORPUS_PROFILES: &[&str] = &["--profile", "engine", "--profile", "headless", "--profile", "listener"];
 const CORPUS_SNAPSHOT: &str = "candidates/diagnostics.snapshot.json";
 
 /// An engine change that alters what mod authors see fails here. If the
-/// change is intended: `modlearn check candidates --snapshot
-/// candidates/diagnostics.snapshot.json --profile engine --profile headless
-/// --profile listener --accept`, and commit the snapshot with the change.
+/// change is intended: `modlearn check --snapshot
+/// candidates/diagnostics.snapshot.json --accept` (the snapshot records its
+/// roots and profiles: `candidates/` under engine, headless and listener),
+/// and commit the snapshot with the change.
 #[test]
 fn corpus_matches_its_committed_snapshot() {
     let context = TestContext::new();
-    let mut args = vec!["check", "candidates", "--snapshot", CORPUS_SNAPSHOT];
-    args.extend_from_slice(CORPUS_PROFILES);
-    let output = context.run(&args);
+    let output = context.run(&["check", "--snapshot", CORPUS_SNAPSHOT]);
     assert_eq!(output.code, 0, "the corpus drifted from {CORPUS_SNAPSHOT}:\n{}", output.text);
-    assert!(output.stdout.contains("no drift"), "{}", output.text);
+    assert!(output.stdout.contains("under profile(s) engine, headless, listener: no drift"), "{}", output.text);
 }
 
 const MODS: &[&str] = &[
@@ -145,4 +142,43 @@ fn bad_input_is_refused_with_exit_2_and_nothing_written() {
     let empty_run = context.run(&["check", empty.to_str().unwrap(), "--snapshot", missing_arg, "--accept"]);
     assert_eq!(empty_run.code, 2);
     insta::assert_snapshot!("check_error_empty_dir", empty_run.text);
+}
+
+/// Issue 11: the snapshot records its roots and profiles, and a check without
+/// them uses those. A check of part of it (a subdirectory, fewer profiles)
+/// compares only that part, says it is partial, never suggests `--accept`
+/// and refuses it: writing a part would destroy the rest.
+#[test]
+fn a_partial_check_compares_its_part_and_never_accepts() {
+    let context = TestContext::new();
+    copy_corpus(&context);
+    let mods = context.path("mods");
+    let snapshot = mods.join("check.snapshot.json");
+    let (mods_arg, snapshot_arg) = (mods.to_str().unwrap(), snapshot.to_str().unwrap());
+    let accepted = context.run(&["check", mods_arg, "--snapshot", snapshot_arg, "--accept", "--profile", "engine", "--profile", "headless"]);
+    assert_eq!(accepted.code, 0, "{}", accepted.text);
+    let stored = crate::common::read_json(&snapshot);
+    assert_eq!(stored["profiles"], serde_json::json!(["engine", "headless"]));
+    assert_eq!(stored["roots"], serde_json::json!(["."]));
+
+    // The snapshot's own roots and profiles: a whole check.
+    let whole = context.run(&["check", "--snapshot", snapshot_arg]);
+    assert_eq!(whole.code, 0, "{}", whole.text);
+    assert!(whole.stdout.contains("checked 5 mod(s) under profile(s) engine, headless: no drift"), "{}", whole.text);
+
+    edit(&mods.join("hostile/throws-in-activate.js"), "could not locate the uv executable", "uv is not on PATH");
+    let hostile = mods.join("hostile");
+    let subdirectory = context.run(&["check", hostile.to_str().unwrap(), "--snapshot", snapshot_arg, "--profile", "engine"]);
+    assert_eq!(subdirectory.code, 1, "{}", subdirectory.text);
+    insta::assert_snapshot!("check_partial_drift", subdirectory.text);
+
+    let before = std::fs::read_to_string(&snapshot).unwrap();
+    let refused = context.run(&["check", hostile.to_str().unwrap(), "--snapshot", snapshot_arg, "--accept"]);
+    assert_eq!(refused.code, 2, "{}", refused.text);
+    insta::assert_snapshot!("check_partial_accept_refused", refused.text);
+    assert_eq!(std::fs::read_to_string(&snapshot).unwrap(), before, "nothing written");
+
+    let clean_part = context.run(&["check", mods.join("uv-pip").to_str().unwrap(), "--snapshot", snapshot_arg]);
+    assert_eq!(clean_part.code, 0, "{}", clean_part.text);
+    assert!(!clean_part.stdout.contains("vanished"), "{}", clean_part.text);
 }

@@ -81,3 +81,12 @@ pub fn read(path: &Path) -> String {
 pub fn read_json(path: &Path) -> serde_json::Value {
     serde_json::from_str(&read(path)).unwrap_or_else(|error| panic!("{}: {error}", path.display()))
 }
+
+/// An OpenAI-style base URL on 127.0.0.1 where nothing listens: the port was
+/// free a moment ago, so a connection is refused at once.
+pub fn unreachable_base_url() -> String {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("a free port");
+    let port = listener.local_addr().expect("its address").port();
+    drop(listener);
+    format!("http://127.0.0.1:{port}/v1")
+}

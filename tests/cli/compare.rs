@@ -373,3 +373,42 @@ fn leaderboard_html_renders_its_charts_in_headless_chromium() {
         assert!(count(colour) > 500, "heat-map {what} cells on screen: {} pixels", count(colour));
     }
 }
+
+/// Issue 11: against an unreachable `--base-url` no job is finished. Each is
+/// failed with the reason and left out of every number, the command exits 3,
+/// and a rerun with the right URL and the same `--out` runs them.
+#[test]
+fn an_unreachable_endpoint_fails_jobs_and_a_rerun_runs_them() {
+    let context = TestContext::new();
+    let out = context.path("compare");
+    let cache = context.path("cache");
+    let (out_arg, cache_arg) = (out.to_str().unwrap(), cache.to_str().unwrap());
+    let run = |base: &str| {
+        let args = [
+            "compare", "specs/uv-pip.json", "--model", STRONG, "--model", WEAK, "--candidates", "1", "--base-url", base, "--out", out_arg,
+            "--cache-dir", cache_arg, "--handler-timeout", "500ms",
+        ];
+        let mut command = context.command(&args);
+        command.env("OPENAI_API_KEY", KEY);
+        context.render(command)
+    };
+    let dead = crate::common::unreachable_base_url();
+    let rendered = run(&dead);
+    assert_eq!(rendered.code, 3, "{}", rendered.text);
+    let leaderboard = read_json(&out.join("leaderboard.json"));
+    assert_eq!(leaderboard["jobs"]["finished"], 0);
+    let failed = leaderboard["jobs"]["failed"].as_array().unwrap();
+    assert_eq!(failed.len(), 2);
+    assert!(failed[0]["reason"].as_str().unwrap().starts_with("candidate 001: no answer from the model: "), "{}", failed[0]);
+    assert!(leaderboard["pairs"][0]["items"] == 0, "nothing of a failed job is paired");
+    let port = regex::Regex::new(r"127\.0\.0\.1:\d+").unwrap();
+    insta::assert_snapshot!("compare-unreachable", port.replace_all(&rendered.text, "[LOCALHOST]"));
+
+    let server = server();
+    let rendered = run(&server.base_url_openai());
+    assert_eq!(rendered.code, 0, "{}", rendered.text);
+    let leaderboard = read_json(&out.join("leaderboard.json"));
+    assert_eq!(leaderboard["jobs"]["finished"], 2);
+    assert!(leaderboard["jobs"].get("failed").is_none());
+    assert_eq!(server.request_count(), 2, "both failed jobs ran again");
+}

@@ -278,3 +278,91 @@ fn lifecycle_spec_report_names_what_leaked() {
     let report = std::fs::read_to_string(run_dir.join("report.md")).unwrap();
     insta::assert_snapshot!("eval-lifecycle-report.md", context.filter(&report));
 }
+
+/// Issue 11: what a mod injects or throws reaches report.md, history.md and
+/// the proposer guide quoted: it cannot forge a heading, HTML, a remote
+/// image or a fence, and no control character survives.
+#[test]
+fn a_mods_text_cannot_forge_the_markdown_it_lands_in() {
+    let context = TestContext::new();
+    let run_dir = context.path("run");
+    let rendered = context.run(&[
+        "eval", "specs/uv-pip.json", "tests/cli/fixtures/forging-mod.js", "--run-dir", run_dir.to_str().unwrap(), "--handler-timeout", "300ms",
+    ]);
+    assert_eq!(rendered.code, 1, "{}", rendered.text);
+    assert!(!rendered.text.contains('\u{1b}'), "{}", rendered.text);
+    for file in ["report.md", "history.md", "proposer-guide.md", "candidates/001/report.md"] {
+        let Ok(text) = std::fs::read_to_string(run_dir.join(file)) else { continue };
+        assert!(!text.chars().any(|c| c.is_control() && c != '\n'), "{file} holds a control character");
+        // Inside a fenced block every line is literal; the fence it opened with must close it.
+        let mut fence: Option<String> = None;
+        for line in text.lines() {
+            let trimmed = line.trim_start();
+            let ticks: String = trimmed.chars().take_while(|&c| c == '`').collect();
+            match &fence {
+                Some(open) if trimmed == open => fence = None,
+                Some(_) => continue,
+                None if ticks.len() >= 3 => {
+                    fence = Some(ticks);
+                    continue;
+                }
+                None => {}
+            }
+            assert!(!trimmed.starts_with("## Forged") && !trimmed.starts_with("# closed"), "{file}: forged structure: {line}");
+            for raw in ["<img", "![x]("] {
+                if let Some(at) = line.find(raw) {
+                    assert!(inside_code_span(line, at), "{file}: {raw} outside a code span: {line}");
+                }
+            }
+        }
+    }
+    let report = std::fs::read_to_string(run_dir.join("report.md")).unwrap();
+    let failed = &report[report.find("### Failed checks").expect("failed checks")..];
+    insta::assert_snapshot!("eval-forging-mod-failed-checks", failed);
+}
+
+/// Whether byte `at` of `line` lies in a code span: a run of n backticks opens one, the next run
+/// of exactly n closes it (CommonMark).
+fn inside_code_span(line: &str, at: usize) -> bool {
+    let bytes = line.as_bytes();
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] != b'`' {
+            i += 1;
+            continue;
+        }
+        let start = i;
+        while i < bytes.len() && bytes[i] == b'`' {
+            i += 1;
+        }
+        let run = i - start;
+        // Find the closing run of the same length.
+        let mut j = i;
+        let close = loop {
+            if j >= bytes.len() {
+                break None;
+            }
+            if bytes[j] == b'`' {
+                let from = j;
+                while j < bytes.len() && bytes[j] == b'`' {
+                    j += 1;
+                }
+                if j - from == run {
+                    break Some((from, j));
+                }
+            } else {
+                j += 1;
+            }
+        };
+        match close {
+            Some((from, end)) => {
+                if start < at && at < from {
+                    return true;
+                }
+                i = end;
+            }
+            None => return false,
+        }
+    }
+    false
+}

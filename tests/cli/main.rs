@@ -13,5 +13,6 @@ mod mutants;
 mod prompt;
 mod run;
 mod run_agent;
+mod sealed;
 mod scripted;
 mod validate;

@@ -320,9 +320,12 @@ fn the_eval_models_spending_counts_against_max_usd() {
     let (run_dir, cache) = (run.run_dir("run"), run.context.path("cache"));
     let base = run.server.base_url_openai();
     let model = format!("openai:{MODEL}");
+    // `--max-usd` needs every model priced: the proposer's answers cost nothing here.
+    let prices = run.context.path("prices.json");
+    std::fs::write(&prices, r#"{"gpt-test": {"input": 0, "output": 0}}"#).unwrap();
     let args = [
         "run", SPEC, "--candidates", "1", "--rounds", "2", "--model", "openai:gpt-test", "--base-url", &base, "--eval-model", &model,
-        "--max-usd", "0.001", "--run-dir", run_dir.to_str().unwrap(), "--cache-dir", cache.to_str().unwrap(),
+        "--max-usd", "0.001", "--prices", prices.to_str().unwrap(), "--run-dir", run_dir.to_str().unwrap(), "--cache-dir", cache.to_str().unwrap(),
     ];
     let rendered = render(&run.context, run.command(&args));
     assert_eq!(rendered.code, 1, "{}", rendered.text);

@@ -80,6 +80,8 @@ fn one_round_asks_in_parallel_and_records_every_candidate() {
     let (code, stdout, stderr) = run.run(&["--candidates", "8"]);
     let wall = started.elapsed();
     assert_eq!(code, 1, "{stdout}\n{stderr}");
+    // `test-model` is in no price table: its cost counts as $0, and the user is told.
+    assert!(stderr.contains("warning: no price is known for `openai:test-model` (`--model`): its cost is reported as $0"), "{stderr}");
     assert_eq!(run.server.request_count(), 8);
     assert_eq!(run.server.max_in_flight(), 8, "all 8 proposals are asked for at once");
     assert!(wall < Duration::from_millis(2600), "8 x 400 ms answers took {wall:?}");
@@ -154,12 +156,41 @@ fn answers_without_code_and_failed_requests_become_failed_candidates() {
     let run = Run::new();
     run.server.respond_with("*", |request| if seed(request) == 1 { Reply::no_code() } else { Reply::status(400).body("{\"error\":\"bad request\"}") });
     let (code, stdout, stderr) = run.run(&["--candidates", "2"]);
-    assert_eq!(code, 1, "{stdout}\n{stderr}");
+    // Nothing could be judged: not the same as "judged, and none passes" (1).
+    assert_eq!(code, 3, "{stdout}\n{stderr}");
     let report = run.report();
     let errors: Vec<String> = report["attempts"].as_array().unwrap().iter().map(|a| a["error"].as_str().unwrap_or("").to_owned()).collect();
     assert!(errors[0].starts_with("no usable code in the answer"), "{errors:?}");
     assert!(errors[1].starts_with("no answer from the model"), "{errors:?}");
     assert_eq!(run.server.request_count(), 2, "a 400 is not retried");
+    // The reasons are in the table and the summary; no file that was never written is "selected".
+    assert!(report.get("selected").is_none(), "{report}");
+    insta::assert_snapshot!("run-not-judged", run.context.filter(&stdout));
+}
+
+/// Issue 11: an unreachable server. Every candidate is an ERROR with the
+/// reason, the run stops after a round without a single answer, and exit 3
+/// says nothing could be judged.
+#[test]
+fn an_unreachable_server_is_named_and_nothing_is_selected() {
+    let context = TestContext::new();
+    let (run_dir, cache) = (context.path("run"), context.path("cache"));
+    let dead = crate::common::unreachable_base_url();
+    let mut command = context.command(&[
+        "run", "specs/uv-pip.json", "--candidates", "2", "--rounds", "3", "--model", "openai:test-model", "--base-url", &dead,
+        "--run-dir", run_dir.to_str().unwrap(), "--cache-dir", cache.to_str().unwrap(),
+    ]);
+    command.env("OPENAI_API_KEY", KEY);
+    let rendered = context.render(command);
+    assert_eq!(rendered.code, 3, "{}", rendered.text);
+    let report = read_json(&run_dir.join("report.json"));
+    assert_eq!(report["learning"]["stopped"], "no answers from the model");
+    assert_eq!(report["learning"]["roundsRun"], 1, "later rounds would fail the same way");
+    assert!(report.get("selected").is_none());
+    assert_eq!(report["maxScore"], 11);
+    let port = regex::Regex::new(r"127\.0\.0\.1:\d+").unwrap();
+    insta::assert_snapshot!("run-unreachable", port.replace_all(&context.filter(&rendered.stdout), "[LOCALHOST]"));
+    assert!(rendered.text.contains("not judged: 2 of 2 candidate(s); candidate 1: no answer from the model: "), "{}", rendered.text);
 }
 
 #[test]
@@ -172,6 +203,7 @@ fn the_budget_stops_asking() {
     assert_eq!(code, 1, "{stdout}\n{stderr}");
     let report = run.report();
     assert_eq!(report["learning"]["stopped"], "budget spent");
+    assert!(!stderr.contains("no price is known"), "{stderr}");
     assert_eq!(run.server.request_count(), 2);
     assert_eq!(report["learning"]["usage"]["costUsd"], 2.0);
 }
@@ -232,6 +264,24 @@ fn api_keys_never_reach_artifacts_or_output() {
     }
 }
 
+/// `OPENAI_API_KEY=x`, a common dummy key for local servers, must not turn
+/// every `x` of the answer into `[REDACTED]`: the mod passes, and the cache
+/// holds the answer as received, so a rerun with another key replays it intact.
+#[test]
+fn a_dummy_key_leaves_the_answer_intact() {
+    let run = Run::new();
+    run.server.respond_with("*", |_| Reply::text(good()));
+    let mut command = run.command(&["--candidates", "1"]);
+    command.env("OPENAI_API_KEY", "x");
+    let output = command.output().unwrap();
+    assert_eq!(output.status.code(), Some(0), "{}", String::from_utf8_lossy(&output.stderr));
+    let source = std::fs::read_to_string(run.run_dir().join("candidates/001/mods/uv-pip.ts")).unwrap();
+    assert!(source.contains("export") && !source.contains("[REDACTED]"), "{source}");
+    let cached: Vec<String> = walk(&run.context.path("cache")).iter().map(|file| std::fs::read_to_string(file).unwrap()).collect();
+    assert_eq!(cached.len(), 1);
+    assert!(cached[0].contains("export") && !cached[0].contains("[REDACTED]"), "{}", cached[0]);
+}
+
 fn walk(dir: &Path) -> Vec<PathBuf> {
     let mut files = Vec::new();
     for entry in std::fs::read_dir(dir).unwrap() {
@@ -270,6 +320,11 @@ fn configuration_errors_exit_2_before_anything_is_written() {
         ("bad-model", vec!["run", "specs/uv-pip.json", "--candidates", "1", "--model", "gpt-4", "--run-dir", run], true),
         ("no-candidates", vec!["run", "specs/uv-pip.json", "--run-dir", run], true),
         ("resume-missing", vec!["run", "--resume", run], true),
+        (
+            "unpriced-budget",
+            vec!["run", "specs/uv-pip.json", "--candidates", "1", "--model", "openai:test-model", "--base-url", "http://127.0.0.1:9/v1", "--max-usd", "1", "--run-dir", run],
+            true,
+        ),
     ] {
         let mut command = context.command(&args);
         command.env_remove("OPENAI_API_KEY").env_remove("OPENAI_BASE_URL").env_remove("MODLEARN_MODEL");

@@ -180,7 +180,8 @@ fn a_session_that_never_writes_fails_at_the_step_bound() {
     let run = AgentRun::new();
     run.server.session("*", vec![Reply::tool_call("list", json!({})), Reply::text("I would rather not write it.")]);
     let (code, stdout, stderr) = run.run("anthropic:claude-test", &["--candidates", "1", "--agent-steps", "3"]);
-    assert_eq!(code, 1, "{stdout}\n{stderr}");
+    // No code, so nothing could be judged.
+    assert_eq!(code, 3, "{stdout}\n{stderr}");
     assert_eq!(run.server.request_count(), 3);
     let report = read_json(&run.run_dir().join("report.json"));
     assert_eq!(report["attempts"][0]["error"], "the agent did not call `write_candidate` within 3 steps");
@@ -192,8 +193,12 @@ fn a_session_that_never_writes_fails_at_the_step_bound() {
     assert_eq!((stored["proposer"].as_str(), stored["agentSteps"].as_u64()), (Some("agent"), Some(3)));
 }
 
+/// The key is sent where it belongs and kept out of everything modlearn writes
+/// about the request; the model's own text is its answer and stays as received
+/// (issue 11: redacting answers corrupted mods), so it is only in the
+/// transcript and the response cache.
 #[test]
-fn anthropic_tool_use_and_keys_never_reach_the_transcript() {
+fn anthropic_tool_use_and_keys_stay_out_of_all_but_the_answer() {
     let run = AgentRun::new();
     run.server.session("claude-test", vec![
         Reply::tool_call("list", json!({})).with_text(format!("The proxy told me the key is {KEY}.")),
@@ -206,12 +211,11 @@ fn anthropic_tool_use_and_keys_never_reach_the_transcript() {
     assert_eq!(requests[0].header("x-api-key"), Some(KEY));
     assert_eq!(requests[1].last_tool_results()[0].call_id, "call_1_1");
     let lines = transcript(&run.run_dir(), 1);
-    assert_eq!(lines[1]["text"], "The proxy told me the key is [REDACTED].");
-    for root in [run.run_dir(), run.context.path("cache")] {
-        for file in walk(&root) {
-            let text = String::from_utf8_lossy(&std::fs::read(&file).unwrap()).into_owned();
-            assert!(!text.contains(KEY), "{} contains the API key", file.display());
-        }
+    assert_eq!(lines[1]["text"], format!("The proxy told me the key is {KEY}."));
+    for file in walk(&run.run_dir()) {
+        let text = String::from_utf8_lossy(&std::fs::read(&file).unwrap()).into_owned();
+        let answer = file.file_name().is_some_and(|name| name == "agent-transcript.jsonl");
+        assert!(answer || !text.contains(KEY), "{} contains the API key", file.display());
     }
     assert!(!stdout.contains(KEY) && !stderr.contains(KEY));
 }

@@ -26,7 +26,7 @@ pub enum Command {
     #[command(after_help = RUN_AFTER_HELP)]
     Run(RunArgs),
     /// Evaluate existing candidate mod files against a spec, select the best
-    #[command(after_help = "Exit status: 0 when the selected candidate passes, 1 when none passes, 2 on a usage or spec error.")]
+    #[command(after_help = "Exit status: 0 when the selected candidate passes, 1 when none passes, 2 on a usage or spec error, 3 when no candidate could be judged.")]
     Eval(EvalArgs),
     /// Check a spec; with --mutants, also whether it is strong enough to reject wrong mods
     #[command(after_help = "Prompt scenarios run only with --eval-model; without it their markers fail every mutant as not run, which kills none.\n\nExit status: 0 when the spec is valid (warnings go to stderr) and, with --mutants, every mutant is killed; 1 when a mutant survives; 2 with every problem listed when the spec is invalid.")]
@@ -48,7 +48,7 @@ pub enum Command {
     #[command(after_help = COMPARE_AFTER_HELP)]
     Compare(CompareArgs),
     /// Combine the shard directories of one `modlearn compare --shard I/N` into one leaderboard
-    #[command(after_help = "Refuses (exit 2) directories of different comparisons, the same shard twice, and missing shards.\n\nExit status: 0 when every job finished, 1 when the budget stopped some, 2 on a usage error.")]
+    #[command(after_help = "Refuses (exit 2) directories of different comparisons, the same shard twice, and missing shards.\n\nExit status: 0 when every job finished, 1 when the budget stopped some, 2 on a usage error, 3 when a job failed because its proposals could not be obtained.")]
     Merge(MergeArgs),
 }
 
@@ -118,7 +118,7 @@ pub struct EvalModelArgs {
 
 const RUN_AFTER_HELP: &str = "Models: openai:NAME (OPENAI_API_KEY, OPENAI_BASE_URL; any OpenAI-compatible server such as vLLM, llama.cpp or Ollama via --base-url), anthropic:NAME (ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL), local:smollm2-135m (embedded 135M demo model; the default when no model is configured; it rarely writes a passing mod). MODLEARN_MODEL sets the default model.
 
-Exit status: 0 when the selected candidate passes, 1 when none passes, 2 on a usage, spec or configuration error.";
+Exit status: 0 when the selected candidate passes, 1 when none passes, 2 on a usage, spec or configuration error, 3 when no candidate could be judged (no answer from the model, or no code in any answer).";
 
 /// `modlearn run`.
 #[derive(Debug, Args)]
@@ -230,8 +230,8 @@ pub struct ValidateArgs {
     #[arg(long)]
     pub mutants: bool,
 
-    /// Print the mutant report as JSON on stdout instead of tables
-    #[arg(long, requires = "mutants")]
+    /// Print the result as JSON on stdout instead of text (with --mutants, the mutant report)
+    #[arg(long)]
     pub json: bool,
 
     #[command(flatten)]
@@ -244,7 +244,7 @@ pub struct ValidateArgs {
 
 const COMPARE_AFTER_HELP: &str = "Every (model, spec, repeat) job is a `modlearn run` in its own directory under --out (runs/<model>/<spec>/r<k>); a rerun with the same --out skips finished jobs. Each job draws all its candidates of a round (no early stop on a perfect score), so pass@k has a fixed n and the first candidate is candidate 001. Writes leaderboard.json, leaderboard.md, leaderboard.html and leaderboard.junit.xml. With --shard I/N only that slice runs and shard.json records it; combine the shard directories with `modlearn merge`.
 
-Exit status: 0 when every job finished, 1 when the budget stopped some, 2 on a usage, spec or configuration error, or when a model's API refuses the key.";
+Exit status: 0 when every job finished, 1 when the budget stopped some, 2 on a usage, spec or configuration error, or when a model's API refuses the key, 3 when a job failed because its proposals could not be obtained (it is left out of the leaderboard and runs again with the same --out).";
 
 /// `modlearn compare`.
 #[derive(Debug, Args)]
@@ -337,13 +337,15 @@ pub struct MergeArgs {
 
 const CHECK_AFTER_HELP: &str = "A directory is walked recursively: every .js, .mjs, .ts and .tsx file is a mod (not .d.ts files, not names starting with '.', not node_modules), in path order. Each mod is loaded in its own engine under each --profile, then disposed; its diagnostics (without paths, positions or stacks) and what it registered are compared with the snapshot, whose keys are paths relative to the snapshot file's directory.
 
-Exit status: 0 when nothing drifted (or with --accept, once the snapshot is written), 1 when a mod changed, is new or vanished, 2 on a usage error or a missing or invalid snapshot.";
+The snapshot records the profiles and roots it was taken with; a check without --profile or MOD-OR-DIR uses them. A check of part of it (a subdirectory, fewer profiles) compares only that part, and --accept refuses it, since writing it would drop the rest.
+
+Exit status: 0 when nothing drifted (or with --accept, once the snapshot is written), 1 when a mod changed, is new or vanished, 2 on a usage error, a missing or invalid snapshot, or --accept on a partial check.";
 
 /// `modlearn check`.
 #[derive(Debug, Args)]
 pub struct CheckArgs {
-    /// Mod files, or directories walked for mod files
-    #[arg(value_name = "MOD-OR-DIR", required = true)]
+    /// Mod files, or directories walked for mod files [default: the snapshot's roots]
+    #[arg(value_name = "MOD-OR-DIR")]
     pub mods: Vec<PathBuf>,
 
     /// The snapshot file (JSON; commit it beside the mods)
@@ -354,7 +356,8 @@ pub struct CheckArgs {
     #[arg(long)]
     pub accept: bool,
 
-    /// Capability profile to load every mod under; repeat for several [default: engine]
+    /// Capability profile to load every mod under; repeat for several [default: the snapshot's
+    /// profiles, else engine]
     #[arg(long = "profile", value_name = "NAME", value_parser = clap::builder::PossibleValuesParser::new(modlearn_check::PROFILES))]
     pub profiles: Vec<String>,
 
@@ -389,9 +392,17 @@ pub struct BenchArgs {
     #[arg(long, value_name = "K", default_value_t = 16, value_parser = clap::value_parser!(u64).range(1..=10000))]
     pub copies: u64,
 
-    /// Also time the same files under Node.js with a Letta-style in-process harness
+    /// Also time the same files under Node.js with a Letta-style in-process harness (needs `--trust-candidates`)
     #[arg(long)]
     pub node_baseline: bool,
+
+    /// Also time Letta Code's own harness (`runModLearning`, under Bun) on the same files, from this letta-code checkout (needs `--trust-candidates`)
+    #[arg(long, value_name = "DIR")]
+    pub letta_baseline: Option<PathBuf>,
+
+    /// The candidates are yours and safe to run unsandboxed: the baselines run them with this machine's full access
+    #[arg(long)]
+    pub trust_candidates: bool,
 
     #[command(flatten)]
     pub engine: EngineArgs,
@@ -401,6 +412,9 @@ fn parse_duration(text: &str) -> Result<Duration, String> {
     let duration = humantime::parse_duration(text).map_err(|error| format!("{error} (examples: 2s, 500ms, 1m)"))?;
     if duration < Duration::from_millis(10) {
         return Err("must be at least 10ms".to_owned());
+    }
+    if duration > Duration::from_secs(600) {
+        return Err("must be at most 10m".to_owned());
     }
     Ok(duration)
 }

@@ -8,6 +8,10 @@ pub const SUCCESS: u8 = 0;
 pub const FAILURE: u8 = 1;
 /// Bad input: a usage error, an invalid spec, a missing file.
 pub const USAGE: u8 = 2;
+/// Nothing could be judged: no candidate had code to evaluate (the model's API unreachable or
+/// failing every request, answers without code); for `compare` and `merge`, a job whose
+/// proposals could not be obtained. Not the same as "judged, and none passes" (1).
+pub const NOT_JUDGED: u8 = 3;
 
 /// A user-facing error: a message, optional hints, and its exit code.
 #[derive(Debug)]

@@ -72,6 +72,10 @@ pub fn summary(report: &RunReport, report_path: &str) -> String {
         }
     };
     let faults = |attempt: &modlearn_types::Attempt| {
+        // A candidate that was not judged has no diagnostics: say why instead.
+        if let Some(error) = &attempt.error {
+            return shorten(&terminal_safe(error), 60);
+        }
         let mut faults: Vec<String> = attempt.diagnostics.iter().map(|d| format!("{}/{}", d.phase, d.fault.as_str())).collect();
         faults.dedup();
         if faults.is_empty() { "-".to_owned() } else { faults.join(", ") }
@@ -82,7 +86,7 @@ pub fn summary(report: &RunReport, report_path: &str) -> String {
             ProposedRow {
                 index: marker(attempt.candidate_index),
                 round: attempt.round,
-                candidate: attempt.candidate_path.clone(),
+                candidate: terminal_safe(&attempt.candidate_path),
                 result: result(attempt),
                 score: format!("{}/{}", attempt.score, attempt.max_score),
                 tokens: proposal.map_or("-".to_owned(), |p| format!("{}/{}", p.input_tokens, p.output_tokens)),
@@ -93,7 +97,7 @@ pub fn summary(report: &RunReport, report_path: &str) -> String {
     } else {
         Table::new(report.attempts.iter().map(|attempt| Row {
             index: marker(attempt.candidate_index),
-            candidate: attempt.candidate_path.clone(),
+            candidate: terminal_safe(&attempt.candidate_path),
             result: result(attempt),
             score: format!("{}/{}", attempt.score, attempt.max_score),
             hidden: if attempt.hidden_max_score == 0 {
@@ -120,11 +124,24 @@ pub fn summary(report: &RunReport, report_path: &str) -> String {
             usage.cost_usd
         ));
     }
+    let not_judged: Vec<&modlearn_types::Attempt> = report.attempts.iter().filter(|attempt| attempt.error.is_some()).collect();
+    if let Some(first) = not_judged.first() {
+        out.push_str(&format!(
+            "not judged: {} of {} candidate(s); candidate {}: {}\n",
+            not_judged.len(),
+            report.attempts.len(),
+            first.candidate_index,
+            terminal_safe(first.error.as_deref().unwrap_or_default())
+        ));
+    }
     match &report.selected {
+        None if !report.attempts.is_empty() && not_judged.len() == report.attempts.len() => {
+            out.push_str("selected: none (no candidate could be judged)\n")
+        }
         Some(chosen) => out.push_str(&format!(
             "selected: candidate {} `{}`: {} {}/{}\n",
             chosen.candidate_index,
-            chosen.candidate_path,
+            terminal_safe(&chosen.candidate_path),
             if report.passed { "PASS" } else { "FAIL" },
             report.score,
             report.max_score
@@ -136,4 +153,20 @@ pub fn summary(report: &RunReport, report_path: &str) -> String {
     }
     out.push_str(&format!("report: {report_path}\n"));
     out
+}
+
+/// `text` without control characters (ANSI escapes, carriage returns, bells): reasons and paths
+/// can carry a server's or a mod's text, which must not drive the terminal.
+pub fn terminal_safe(text: &str) -> String {
+    modlearn_types::untrusted::plain_text(text)
+}
+
+/// The first line of `text`, at most `max` characters (an ellipsis marks a cut).
+fn shorten(text: &str, max: usize) -> String {
+    let line = text.lines().next().unwrap_or_default();
+    if line.chars().count() <= max && !text.contains('\n') {
+        return line.to_owned();
+    }
+    let cut: String = line.chars().take(max.saturating_sub(1)).collect();
+    format!("{cut}…")
 }

@@ -28,9 +28,9 @@ use modlearn_record::junit::{TestCase, TestSuite, TestSuites};
 use rayon::prelude::*;
 
 pub use diff::{Change, ChangeKind, ModDrift, compare, render_drift};
-pub use snapshot::{SNAPSHOT_KIND, SNAPSHOT_VERSION, Snapshot};
+pub use snapshot::{SNAPSHOT_KIND, SNAPSHOT_VERSION, Snapshot, under};
 pub use surface::{CheckDiagnostic, CommandEntry, Registrations, Surface, ToolEntry, observe_surface};
-pub use walk::{ModFile, find_mods};
+pub use walk::{ModFile, find_mods, root_key};
 
 /// The capability profiles the engine knows (`js/capabilities.js`), in the
 /// order `--help` lists them.

@@ -22,6 +22,14 @@ pub struct Snapshot {
     pub kind: String,
     /// Always [`SNAPSHOT_VERSION`].
     pub version: u32,
+    /// The profiles the snapshot was taken under, sorted: what a check without `--profile`
+    /// uses. Empty in snapshots written before it was recorded (the profiles of `mods` then).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub profiles: Vec<String>,
+    /// The mod files and directories it covers, relative to the snapshot's directory (`.` for
+    /// that directory), sorted: what a check without `MOD-OR-DIR` walks.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub roots: Vec<String>,
     /// Per mod (relative path), per profile name.
     pub mods: BTreeMap<String, BTreeMap<String, Surface>>,
 }
@@ -29,7 +37,35 @@ pub struct Snapshot {
 impl Snapshot {
     /// An empty snapshot of the current format.
     pub fn new() -> Self {
-        Self { kind: SNAPSHOT_KIND.to_owned(), version: SNAPSHOT_VERSION, mods: BTreeMap::new() }
+        Self { kind: SNAPSHOT_KIND.to_owned(), version: SNAPSHOT_VERSION, profiles: Vec::new(), roots: Vec::new(), mods: BTreeMap::new() }
+    }
+
+    /// The profiles it covers: as recorded, else every profile any mod was stored under.
+    pub fn covered_profiles(&self) -> Vec<String> {
+        if !self.profiles.is_empty() {
+            return self.profiles.clone();
+        }
+        let mut profiles: Vec<String> = self.mods.values().flat_map(|by_profile| by_profile.keys().cloned()).collect();
+        profiles.sort();
+        profiles.dedup();
+        profiles
+    }
+
+    /// The part of this snapshot a check of `roots` under `profiles` sees: the mods under one of
+    /// the roots, each with those profiles only (a mod left with none is dropped).
+    pub fn restricted(&self, roots: &[String], profiles: &[String]) -> Snapshot {
+        let mut mods = BTreeMap::new();
+        for (key, by_profile) in &self.mods {
+            if !roots.iter().any(|root| under(key, root)) {
+                continue;
+            }
+            let kept: BTreeMap<String, Surface> =
+                by_profile.iter().filter(|(profile, _)| profiles.contains(profile)).map(|(p, s)| (p.clone(), s.clone())).collect();
+            if !kept.is_empty() {
+                mods.insert(key.clone(), kept);
+            }
+        }
+        Snapshot { mods, ..self.clone() }
     }
 
     /// Reads a snapshot file; `Ok(None)` when it does not exist. A file that
@@ -68,6 +104,11 @@ impl Snapshot {
     }
 }
 
+/// Whether mod key (or root) `key` lies in `root`; `.` is everything beside the snapshot.
+pub fn under(key: &str, root: &str) -> bool {
+    root == "." || key == root || key.strip_prefix(root).is_some_and(|rest| rest.starts_with('/'))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -84,6 +125,22 @@ mod tests {
         );
         snapshot.write(&path).unwrap();
         assert_eq!(Snapshot::read(&path).unwrap(), Some(snapshot));
+    }
+
+    #[test]
+    fn a_restricted_snapshot_keeps_what_the_check_covers() {
+        let surface = Surface { loaded: true, engine_error: None, diagnostics: vec![], registered: Default::default() };
+        let mut snapshot = Snapshot::new();
+        for key in ["a/x.js", "ab/y.js", "b.js"] {
+            for profile in ["engine", "tui"] {
+                snapshot.mods.entry(key.into()).or_default().insert(profile.into(), surface.clone());
+            }
+        }
+        assert_eq!(snapshot.covered_profiles(), ["engine", "tui"]);
+        let part = snapshot.restricted(&["a".into()], &["tui".into()]);
+        assert_eq!(part.mods.keys().collect::<Vec<_>>(), ["a/x.js"], "`ab/` is not under `a`");
+        assert_eq!(part.mods["a/x.js"].keys().collect::<Vec<_>>(), ["tui"]);
+        assert_eq!(snapshot.restricted(&[".".into()], &["engine".into(), "tui".into()]), snapshot);
     }
 
     #[test]

@@ -69,6 +69,13 @@ fn walk(dir: &Path, base: &Path, mods: &mut Vec<ModFile>) -> Result<(), CheckErr
     Ok(())
 }
 
+/// How a mod argument is recorded in a snapshot's `roots`: relative to `base` (the snapshot's
+/// directory), `/`-separated, `.` for `base` itself.
+pub fn root_key(input: &Path, base: &Path) -> String {
+    let key = key(input, &absolute(base));
+    if key.is_empty() { ".".to_owned() } else { key }
+}
+
 /// `path` relative to `base`, `/`-separated; `..` steps when it lies outside.
 fn key(path: &Path, base: &Path) -> String {
     let path = absolute(path);

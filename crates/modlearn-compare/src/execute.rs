@@ -83,6 +83,10 @@ pub enum JobStatus {
     /// The budget was spent before or while it ran; it runs on the next
     /// `compare` with the same `--out`.
     NotRun,
+    /// Its proposals could not be obtained (the model's API unreachable or failing): no
+    /// evidence about the model, so it is left out of the statistics, reported with the reason,
+    /// and runs again on the next `compare` with the same `--out`.
+    Failed,
 }
 
 /// One job's result.
@@ -94,6 +98,8 @@ pub struct JobOutcome {
     pub status: JobStatus,
     /// Its run report, when finished.
     pub report: Option<RunReport>,
+    /// Why it failed, when it did.
+    pub reason: Option<String>,
     /// Read back from an earlier `compare` rather than run now.
     pub resumed: bool,
 }
@@ -174,10 +180,10 @@ async fn run_job(context: &Context, job: Job) -> Result<JobOutcome, CompareError
     let comparison = &context.comparison;
     let dir = context.options.out.join(comparison.job_dir(job));
     if let Some(report) = finished_report(&dir)? {
-        return Ok(JobOutcome { job, status: JobStatus::Finished, report: Some(report), resumed: true });
+        return Ok(JobOutcome { job, status: JobStatus::Finished, report: Some(report), reason: None, resumed: true });
     }
     let _running = context.running.acquire().await.expect("the job pool is never closed");
-    let not_run = JobOutcome { job, status: JobStatus::NotRun, report: None, resumed: false };
+    let not_run = JobOutcome { job, status: JobStatus::NotRun, report: None, reason: None, resumed: false };
     if context.limits.exhausted() {
         return Ok(not_run);
     }
@@ -268,11 +274,17 @@ async fn run_job(context: &Context, job: Job) -> Result<JobOutcome, CompareError
     if limits.refused() || context.stopped.load(Ordering::SeqCst) {
         return Ok(not_run);
     }
+    // A candidate whose proposal could not be obtained says nothing about the model: the job is
+    // failed (no report.json, so the next compare with this `--out` runs it again), not ranked.
+    if let Some(candidate) = outcome.candidates.iter().find(|candidate| candidate.unanswered.is_some()) {
+        let reason = format!("candidate {:03}: {}", candidate.number, candidate.unanswered.as_deref().unwrap_or_default());
+        return Ok(JobOutcome { job, status: JobStatus::Failed, report: None, reason: Some(reason), resumed: false });
+    }
     let attempts = outcome.candidates.iter().map(|candidate| candidate.attempt.clone()).collect();
     let mut report = report_from_attempts(spec_summary, attempts, outcome.selected, None);
     report.learning = Some(outcome.learning);
     writer.write_run(&report)?;
-    Ok(JobOutcome { job, status: JobStatus::Finished, report: Some(report), resumed: false })
+    Ok(JobOutcome { job, status: JobStatus::Finished, report: Some(report), reason: None, resumed: false })
 }
 
 /// The job's proposer: the model's cached client behind the comparison's

@@ -45,8 +45,11 @@ pub struct ShardJob {
     pub repeat: usize,
     /// Run directory, relative to the shard's directory.
     pub dir: String,
-    /// Finished or not.
+    /// Finished, not run or failed.
     pub status: JobStatus,
+    /// Why it failed, when it did.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
 }
 
 /// Writes `<out>/shard.json` for `outcomes` of `shard`.
@@ -64,6 +67,7 @@ pub fn write_shard_manifest(out: &Path, comparison: &Comparison, shard: Shard, o
                 repeat: outcome.job.repeat,
                 dir: comparison.job_dir(outcome.job),
                 status: outcome.status,
+                reason: outcome.reason.clone(),
             })
             .collect(),
     };
@@ -148,10 +152,9 @@ pub fn load_shards(dirs: &[PathBuf]) -> Result<(Comparison, Vec<JobOutcome>), Co
                 JobStatus::Finished => Some(finished_report(&dir.join(&listed.dir))?.ok_or_else(|| {
                     CompareError::usage(format!("`{}` lists `{}` as finished but it has no report.json", dir.display(), listed.dir))
                 })?),
-                JobStatus::NotRun => None,
+                JobStatus::NotRun | JobStatus::Failed => None,
             };
-            let status = if report.is_some() { JobStatus::Finished } else { JobStatus::NotRun };
-            outcomes.push(JobOutcome { job, status, report, resumed: true });
+            outcomes.push(JobOutcome { job, status: listed.status, report, reason: listed.reason.clone(), resumed: true });
         }
     }
     outcomes.sort_by_key(|outcome| outcome.job);

@@ -17,6 +17,8 @@ import { toJson } from "./json.js";
 import { OPERATIONS } from "./operations.js";
 import { installPromiseTracking, recordGlobalBaseline } from "./lifecycle.js";
 import { abortHooks } from "./abort.js";
+import { HOST_METHODS, OPERATION_NAMES } from "./protocol.js";
+import { sealGlobals } from "./seal.js";
 import { installWeb } from "./web/install.js";
 import { seedWorld, worldSnapshot } from "./world.js";
 
@@ -231,10 +233,25 @@ class Host {
     };
   }
 
+  /**
+   * Last step of booting, after everything that changes built-ins: lock what
+   * the host relies on, and remember the globals that exist before any mod runs.
+   */
+  seal() {
+    sealGlobals(globalThis);
+    recordGlobalBaseline(globalThis);
+    return {};
+  }
+
+  protocol() {
+    return { methods: HOST_METHODS, operations: Object.keys(OPERATIONS) };
+  }
+
   takeConsole() {
     const taken = { lines: consoleBuffer.lines, dropped: consoleBuffer.dropped };
     consoleBuffer.lines = [];
     consoleBuffer.dropped = 0;
+    consoleBuffer.characters = 0;
     return taken;
   }
 }
@@ -244,7 +261,7 @@ const host = new Host();
 // candidate's frames; host frames are filtered out by prepareStackTrace), and
 // remember the globals that exist before any mod runs.
 installPromiseTracking(globalThis, () => host.lastOwner, () => /\n {4}at /.test(new Error().stack ?? ""));
-recordGlobalBaseline(globalThis);
+// The Rust side calls `seal` once the host is booted (see Host.seal).
 // A throwing letta.signal listener must not break the abort (and the dispose) it runs in.
 abortHooks.onListenerError = (error, reason) =>
   host.record({ owner: host.lastOwner, phase: reason === "mod activation failed" ? "activate" : "dispose", error });
@@ -262,9 +279,10 @@ core.setUnhandledPromiseRejectionHandler((_promise, reason) => {
   return true;
 });
 
-const METHODS = new Set([
-  "configure", "newGeneration", "start", "step", "poll", "advance", "fail", "finish", "snapshot", "takeConsole",
-]);
+if (Object.keys(OPERATIONS).sort().join() !== [...OPERATION_NAMES].sort().join()) {
+  throw new Error("operations.js and protocol.js list different operations");
+}
+const METHODS = new Set(HOST_METHODS);
 
 globalThis.__modlearnHost = (method, json) => {
   if (!METHODS.has(method)) throw new Error(`unknown host method '${method}'`);

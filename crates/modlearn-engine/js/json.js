@@ -13,7 +13,12 @@ function toPlain(value, ancestors) {
   if (typeof value === "function") return `[Function ${value.name || "anonymous"}]`;
   if (typeof value === "symbol") return value.toString();
   if (value === null || typeof value !== "object") return value;
-  if (typeof value.toJSON === "function") return toPlain(value.toJSON(), ancestors);
+  // An inherited toJSON counts only from a class's prototype (Date's, say): a
+  // mod may put one on Object.prototype, and the host's replies must not change.
+  const toJSON = value.toJSON;
+  if (typeof toJSON === "function" && !(toJSON === Object.prototype.toJSON && !Object.hasOwn(value, "toJSON"))) {
+    return toPlain(toJSON.call(value), ancestors);
+  }
   if (ancestors.includes(value)) return "[Circular]";
   ancestors.push(value);
   let plain;
@@ -23,7 +28,8 @@ function toPlain(value, ancestors) {
       return converted === undefined ? null : converted;
     });
   } else {
-    plain = {};
+    // No prototype: JSON.stringify must not find a toJSON a mod put on Object.prototype.
+    plain = Object.create(null);
     for (const key of Object.keys(value)) {
       const converted = toPlain(value[key], ancestors);
       if (converted !== undefined) plain[key] = converted;

@@ -7,6 +7,7 @@
 
 import { structuredCloneValue } from "./clone.js";
 import { installAbort } from "./abort.js";
+import { boundText } from "./diagnostics.js";
 
 /** Fixed start of virtual time: 2026-01-01T00:00:00Z. */
 export const VIRTUAL_EPOCH_MS = 1767225600000;
@@ -128,8 +129,11 @@ function seededRandom() {
   return randomUint32() / 4294967296;
 }
 
+/** The longest console line kept whole (a line of JSON a mod prints for its own debugging fits). */
+const CONSOLE_LINE_LIMIT = 64 * 1024;
+
 /** Console lines the candidate printed, capped so a chatty mod cannot fill memory. */
-export const consoleBuffer = { lines: [], dropped: 0, limit: 1000 };
+export const consoleBuffer = { lines: [], dropped: 0, limit: 1000, characters: 0, characterLimit: 256 * 1024 };
 
 function formatArg(arg) {
   if (typeof arg === "string") return arg;
@@ -144,11 +148,13 @@ function formatArg(arg) {
 
 function makeConsole() {
   const write = (level) => (...args) => {
-    if (consoleBuffer.lines.length >= consoleBuffer.limit) {
+    if (consoleBuffer.lines.length >= consoleBuffer.limit || consoleBuffer.characters >= consoleBuffer.characterLimit) {
       consoleBuffer.dropped++;
       return;
     }
-    consoleBuffer.lines.push({ level, text: args.map(formatArg).join(" ") });
+    const text = boundText(args.map(formatArg).join(" "), CONSOLE_LINE_LIMIT);
+    consoleBuffer.characters += text.length;
+    consoleBuffer.lines.push({ level, text });
   };
   return {
     log: write("log"),

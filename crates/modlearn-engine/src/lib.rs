@@ -15,14 +15,17 @@
 mod engine;
 mod host_sources;
 mod lifecycle;
+mod local;
+pub mod protocol;
 #[doc(hidden)]
 pub mod js_tests;
 mod loader;
 mod transpile;
 mod watchdog;
 mod world;
+pub mod worker;
 
-pub use engine::{CandidateFile, DisposeOutcome, EmitOutcome, Engine, EngineError, EngineOptions, LoadOutcome};
+pub use engine::{CandidateFile, DisposeOutcome, EmitOutcome, Engine, EngineError, EngineOptions, LoadOutcome, StopFault};
 pub use host_sources::HOST_MODULES;
 pub use transpile::{SourceKind, transpile_file};
 pub use world::{ScriptedCommand, WorldSeed};

@@ -1,8 +1,9 @@
-//! The only way code gets into an engine: host modules, the candidate, and
-//! files beside the candidate. Everything else is refused with an error
-//! that says why, and the candidate sees that error at import time.
+//! The only way code gets into an engine: host modules and the candidate
+//! file, which the Rust side hands over transpiled. Everything else is
+//! refused with an error that says why, and the candidate sees that error at
+//! import time; the loader never reads the disk for a candidate.
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
@@ -14,7 +15,6 @@ use deno_core::{
 use deno_error::JsErrorBox;
 
 use crate::host_sources::{HOST_SCHEME, host_module};
-use crate::transpile::{SourceKind, to_javascript};
 
 /// Serves host modules from the binary and candidate modules from the
 /// candidate's own directory.
@@ -26,6 +26,10 @@ pub(crate) struct SandboxLoader {
     /// When set, host modules are read from this directory instead of the
     /// binary (the JS unit tests use it to reach `js/tests/`).
     host_dir: Option<PathBuf>,
+    /// Set once the host modules are loaded: from then on no import resolves
+    /// to a host module but the public ones mods may import (`node/`), so no
+    /// mod can reach (or patch) the judge's own modules.
+    sealed: Cell<bool>,
 }
 
 impl SandboxLoader {
@@ -34,12 +38,18 @@ impl SandboxLoader {
             root: RefCell::new(None),
             cache: RefCell::new(HashMap::new()),
             host_dir: None,
+            sealed: Cell::new(false),
         }
     }
 
     /// A loader that reads host modules from `dir` (for the JS unit tests).
     pub(crate) fn with_host_dir(dir: PathBuf) -> SandboxLoader {
         SandboxLoader { host_dir: Some(dir), ..SandboxLoader::new() }
+    }
+
+    /// Refuses every host module from now on but the public ones.
+    pub(crate) fn seal(&self) {
+        self.sealed.set(true);
     }
 
     /// Sets the directory candidate imports are confined to.
@@ -67,23 +77,13 @@ impl SandboxLoader {
         if !self.inside_root(&path) {
             return Err(refuse(specifier.as_str(), "only files beside the candidate can be imported"));
         }
-        let cached = self.cache.borrow().get(&path).cloned();
-        let code = match cached {
-            Some(code) => code,
-            None => {
-                let kind = SourceKind::from_path(&path).ok_or_else(|| {
-                    JsErrorBox::type_error(format!(
-                        "Cannot import '{}': only .js, .mjs, .ts, .mts, .tsx and .jsx files are modules",
-                        path.display()
-                    ))
-                })?;
-                let source = std::fs::read_to_string(&path).map_err(|error| {
-                    JsErrorBox::type_error(format!("Cannot import '{}': {error}", path.display()))
-                })?;
-                let code = to_javascript(specifier, &path, kind, &source).map_err(JsErrorBox::generic)?;
-                self.cache.borrow_mut().insert(path, code.clone());
-                code
-            }
+        // A candidate is one file, as Letta copies it alone into its run
+        // directory: nothing beside it is read, and the disk is never touched.
+        let Some(code) = self.cache.borrow().get(&path).cloned() else {
+            return Err(JsErrorBox::type_error(format!(
+                "Cannot find module '{}': a mod is loaded as one file, without the files beside it",
+                specifier.as_str().split(['?', '#']).next().unwrap_or_default()
+            )));
         };
         Ok(ModuleSource::new(
             ModuleType::JavaScript,
@@ -96,6 +96,42 @@ impl SandboxLoader {
 
 impl ModuleLoader for SandboxLoader {
     fn resolve(
+        &self,
+        specifier: &str,
+        referrer: &str,
+        kind: ResolutionKind,
+    ) -> Result<ModuleSpecifier, ModuleLoaderError> {
+        let resolved = self.resolve_unsealed(specifier, referrer, kind)?;
+        // Host modules import one another (a public module its internals); only a
+        // candidate's imports are limited to the public ones.
+        if self.sealed.get() && resolved.scheme() == HOST_SCHEME && !is_public(&resolved) && !referrer.starts_with(HOST_SCHEME) {
+            return Err(refuse(specifier, "modlearn's own modules are not importable"));
+        }
+        Ok(resolved)
+    }
+
+    fn load(
+        &self,
+        specifier: &ModuleSpecifier,
+        referrer: Option<&ModuleLoadReferrer>,
+        options: ModuleLoadOptions,
+    ) -> ModuleLoadResponse {
+        // A host module (a public one a mod imported) may load the host modules it is built on.
+        let from_host = referrer.is_some_and(|referrer| referrer.specifier.scheme() == HOST_SCHEME);
+        if self.sealed.get() && specifier.scheme() == HOST_SCHEME && !is_public(specifier) && !from_host {
+            return ModuleLoadResponse::Sync(Err(refuse(specifier.as_str(), "modlearn's own modules are not importable")));
+        }
+        self.load_unsealed(specifier, referrer, options)
+    }
+}
+
+/// Host modules mods may import: Node's built-ins as the sandbox provides them.
+fn is_public(specifier: &ModuleSpecifier) -> bool {
+    specifier.scheme() == HOST_SCHEME && specifier.path().starts_with("/node/")
+}
+
+impl SandboxLoader {
+    fn resolve_unsealed(
         &self,
         specifier: &str,
         referrer: &str,
@@ -135,7 +171,7 @@ impl ModuleLoader for SandboxLoader {
         Ok(resolved)
     }
 
-    fn load(
+    fn load_unsealed(
         &self,
         specifier: &ModuleSpecifier,
         _referrer: Option<&ModuleLoadReferrer>,

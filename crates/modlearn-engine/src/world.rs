@@ -3,10 +3,10 @@
 
 use std::collections::BTreeMap;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// Files, environment and scripted commands of the virtual machine a mod runs on.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct WorldSeed {
     /// File texts by path; relative paths are under the working directory (ctx `cwd`).
@@ -22,7 +22,7 @@ pub struct WorldSeed {
 }
 
 /// One scripted command answer.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ScriptedCommand {
     /// The command line (trimmed, compared exactly), or a regular expression when `regex`.

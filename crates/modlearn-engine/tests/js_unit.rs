@@ -48,3 +48,4 @@ fn lifecycle() {
 fn platform() {
     run("platform.test.js");
 }
+

@@ -17,8 +17,8 @@ pub mod session;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use modlearn_engine::{CandidateFile, EmitOutcome, Engine, EngineError, EngineOptions, WorldSeed};
-use modlearn_types::{ConsoleLine, Observation, Probe, RegistrySnapshot};
+use modlearn_engine::{CandidateFile, EmitOutcome, Engine, EngineError, EngineOptions, StopFault, WorldSeed};
+use modlearn_types::{ConsoleLine, Diagnostic, Fault, Observation, Probe, RegistrySnapshot, Severity};
 use serde::Serialize;
 
 /// The probes of one scenario, in order.
@@ -69,6 +69,10 @@ pub struct ScenarioRun {
     /// The headless session, when the scenario has one.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub session: Option<session::SessionOutcome>,
+    /// Why the engine had to be stopped, when mod code stopped it where the
+    /// host could not record it (a killed or crashed worker process).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub stopped: Option<Diagnostic>,
     /// Wall time of the scenario.
     #[serde(skip)]
     pub elapsed: Duration,
@@ -99,7 +103,7 @@ pub fn exercise(
         let run = match outcome {
             Ok((snapshot, console)) => {
                 engine = Some((current, plan.host.clone(), plan.world.clone()));
-                ScenarioRun { observations, snapshot: Some(snapshot), console, session, elapsed: started.elapsed() }
+                ScenarioRun { observations, snapshot: Some(snapshot), console, session, stopped: None, elapsed: started.elapsed() }
             }
             Err(error) => {
                 tracing::warn!(candidate = %candidate_path.display(), %error, "engine left unusable; starting a new one");
@@ -107,13 +111,53 @@ pub fn exercise(
                 while observations.len() < plan.probes.len() {
                     observations.push(Observation::EngineFailure { message: message.clone() });
                 }
-                ScenarioRun { observations, snapshot: None, console: Vec::new(), session, elapsed: started.elapsed() }
+                let stopped = stop_diagnostic(&error);
+                ScenarioRun { observations, snapshot: None, console: Vec::new(), session, stopped, elapsed: started.elapsed() }
             }
         };
         runs.push(run);
     }
     Ok(runs)
 }
+
+/// The diagnostic of an engine that mod code stopped (see [`EngineError::Stopped`]).
+pub fn stop_diagnostic(error: &EngineError) -> Option<Diagnostic> {
+    let EngineError::Stopped { fault, phase, message } = error else {
+        return None;
+    };
+    let (fault, error_name, hint) = match fault {
+        StopFault::Timeout => (
+            Fault::Timeout,
+            "TimeoutError",
+            "Mod code must finish within the time budget. Look for a loop that never ends, a blocking wait, or work that grows without bound.",
+        ),
+        StopFault::OutOfMemory => (
+            Fault::OutOfMemory,
+            "OutOfMemoryError",
+            "The mod allocated more memory than the engine allows. Look for collections or buffers that grow without bound.",
+        ),
+        StopFault::Crashed => (
+            Fault::Crashed,
+            "CrashError",
+            "The engine's process died running this mod. Look for very deeply nested code or data.",
+        ),
+    };
+    Some(Diagnostic {
+        capability: None,
+        error_name: error_name.to_owned(),
+        hint: Some(hint.to_owned()),
+        owner: None,
+        message: message.clone(),
+        phase: phase.clone(),
+        severity: Severity::Error,
+        stack: None,
+        timestamp: VIRTUAL_EPOCH.to_owned(),
+        fault,
+    })
+}
+
+/// The virtual clock's start, as diagnostics print it: a stopped engine's clock cannot be read.
+const VIRTUAL_EPOCH: &str = "2026-01-01T00:00:00.000Z";
 
 fn run_scenario(
     engine: &mut Engine,

@@ -1,5 +1,5 @@
 use modlearn_spec::Assertion;
-use modlearn_types::{CheckResult, Emission, Observation, Probe};
+use modlearn_types::{CheckResult, Emission, Observation, Probe, bound};
 use serde_json::Value;
 
 use crate::checks;
@@ -53,6 +53,10 @@ pub fn judge(index: usize, assertion: &Assertion, observation: &Observation) -> 
             Assertion::IsolatedConversations(a) => checks::isolated_conversations::judge(a, observation),
         },
     };
+    // What a candidate controls is quoted here: keep reports and run directories bounded.
+    let message = bound::cut(&message, bound::MESSAGE_LIMIT);
+    let mut details = details;
+    bound::bound_strings(&mut details, bound::VALUE_STRING_LIMIT);
     CheckResult { label: assertion.label(index), kind: assertion.type_name().to_owned(), passed, message, details }
 }
 

@@ -8,6 +8,7 @@ use std::fmt::Write;
 
 use modlearn_spec::{Assertion, ModLearningSpec, ResolvedScenario};
 use modlearn_types::Attempt;
+use modlearn_types::untrusted::{md_code, md_fence};
 
 use crate::{Message, Role};
 
@@ -305,33 +306,36 @@ fn render_evidence(evidence: &Evidence<'_>) -> String {
             "### Candidate {} (round {}): {status}, {}/{}",
             attempt.candidate_index, attempt.round, attempt.visible_score, attempt.visible_max_score
         );
+        // What the candidates wrote, threw or injected is quoted: an earlier candidate must not
+        // forge instructions or headings in this prompt.
         if let Some(error) = &attempt.error {
-            let _ = writeln!(section, "- not evaluated: {error}");
+            let _ = writeln!(section, "- not evaluated: {}", md_code(error));
         }
         for scenario in attempt.scenarios.iter().filter(|s| !s.hidden) {
             for check in scenario.checks.iter().filter(|c| !c.passed) {
-                let _ = writeln!(section, "- FAIL `{}` {}: {}", scenario.name, check.label, check.message);
+                let _ = writeln!(section, "- FAIL `{}` {}: {}", scenario.name, check.label, md_code(&check.message));
                 if let (Some(expected), Some(actual)) = (check.details.get("expectArgs"), check.details.get("actualArgs")) {
-                    let _ = writeln!(section, "  expected args {expected}, actual {actual}");
+                    let _ = writeln!(section, "  expected args {}, actual {}", md_code(&expected.to_string()), md_code(&actual.to_string()));
                 }
                 if let Some(text) = check.details.get("injectedText").and_then(|t| t.as_str()) {
-                    let _ = writeln!(section, "  injected text: {text:?}");
+                    let _ = writeln!(section, "  injected text: {}", md_code(&format!("{text:?}")));
                 }
             }
         }
         for diagnostic in &attempt.diagnostics {
-            let _ = writeln!(section, "- diagnostic [{} {}] {}", diagnostic.phase, diagnostic.fault.as_str(), diagnostic.message);
+            let _ = writeln!(section, "- diagnostic [{} {}] {}", diagnostic.phase, diagnostic.fault.as_str(), md_code(&diagnostic.message));
         }
         sections.push(section);
     }
     for (label, entry) in [("Best candidate so far", evidence.best), ("A failing candidate", evidence.failing_sibling)] {
         if let Some((attempt, source)) = entry {
+            // The fence outlasts any run of backticks in the source.
             sections.push(format!(
-                "### {label}: candidate {} ({}/{})\n\n```ts\n{}\n```\n",
+                "### {label}: candidate {} ({}/{})\n\n{}",
                 attempt.candidate_index,
                 attempt.visible_score,
                 attempt.visible_max_score,
-                source.trim_end()
+                md_fence(source.trim_end(), "ts", "")
             ));
         }
     }

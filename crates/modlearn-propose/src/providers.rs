@@ -10,7 +10,7 @@ use crate::http::{self, snippet};
 use crate::pricing::PriceTable;
 use crate::redact::{REDACTED, redact};
 use crate::retry::{Attempt, Failure, RetryPolicy, with_retries};
-use crate::toolchat::{self, AssistantTurn, ToolCall, ToolChat, TurnRequest};
+use crate::toolchat::{self, AssistantTurn, ToolChat, TurnRequest};
 use crate::{BoxFuture, Completion, CompletionRequest, HttpAttempt, ModelRef, ProposeError, Proposer, ProviderKind, anthropic, openai};
 
 /// How to reach an HTTP provider.
@@ -250,8 +250,9 @@ impl Proposer for HttpModel {
                 _ => self.send(&anthropic::body(request), anthropic::parse).await?,
             };
             Ok(Completion {
-                // A server that echoes the key back must not get it into an artifact.
-                text: redact(&text, &self.secrets()),
+                // The answer as received: it is judged and cached, so redacting it would corrupt
+                // the mod (keys are kept out of errors, attempts and logs instead).
+                text,
                 usage,
                 cost_usd: self.settings.prices.cost(&request.model.name, usage),
                 latency_ms,
@@ -270,15 +271,10 @@ impl ToolChat for HttpModel {
                 ProviderKind::Openai => self.send(&toolchat::openai::body(request), toolchat::openai::parse).await?,
                 _ => self.send(&toolchat::anthropic::body(request), toolchat::anthropic::parse).await?,
             };
-            let secrets = self.secrets();
-            let tool_calls = parsed
-                .tool_calls
-                .into_iter()
-                .map(|call| ToolCall { arguments: redact_value(call.arguments, &secrets), ..call })
-                .collect();
+            // As received, as for completions.
             Ok(AssistantTurn {
-                text: redact(&parsed.text, &secrets),
-                tool_calls,
+                text: parsed.text,
+                tool_calls: parsed.tool_calls,
                 stop_reason: parsed.stop_reason,
                 usage: parsed.usage,
                 cost_usd: self.settings.prices.cost(&request.model.name, parsed.usage),
@@ -287,16 +283,6 @@ impl ToolChat for HttpModel {
                 cached: false,
             })
         })
-    }
-}
-
-/// `value` with every secret redacted from its strings.
-fn redact_value(value: Value, secrets: &[&str]) -> Value {
-    match value {
-        Value::String(text) => Value::String(redact(&text, secrets)),
-        Value::Array(items) => Value::Array(items.into_iter().map(|item| redact_value(item, secrets)).collect()),
-        Value::Object(map) => Value::Object(map.into_iter().map(|(key, item)| (key, redact_value(item, secrets))).collect()),
-        other => other,
     }
 }
 

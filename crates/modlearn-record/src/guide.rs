@@ -6,6 +6,7 @@ use std::collections::BTreeMap;
 use std::fmt::Write;
 
 use modlearn_types::RunReport;
+use modlearn_types::untrusted::md_code;
 
 /// Renders the guide. `history_path` and `report_hint` are shown as paths
 /// the proposer can open.
@@ -84,9 +85,10 @@ pub fn render_proposer_guide(report: &RunReport) -> String {
         let (first, message) = &failed_by[0];
         let _ = writeln!(
             out,
-            "{causes}. `{scenario}` {label}: failed by {} of {} (e.g. candidate {first}: {message})",
+            "{causes}. `{scenario}` {label}: failed by {} of {} (e.g. candidate {first}: {})",
             failed_by.len(),
-            attempts.len()
+            attempts.len(),
+            md_code(message)
         );
     }
     let mut faults: BTreeMap<String, usize> = BTreeMap::new();

@@ -4,6 +4,7 @@
 
 use std::fmt::Write;
 
+use modlearn_types::untrusted::md_code;
 use modlearn_types::{Attempt, RunReport};
 use serde_json::{Value, json};
 
@@ -81,8 +82,9 @@ pub fn render_history(report: &RunReport) -> String {
         if !attempt.artifacts_dir.is_empty() {
             let _ = writeln!(out, "- Artifacts: `{}/`", attempt.artifacts_dir);
         }
+        // The mod's (or a server's) text, quoted: the next proposer reads this file.
         if let Some(error) = &attempt.error {
-            let _ = writeln!(out, "- Not evaluated: {error}");
+            let _ = writeln!(out, "- Not evaluated: {}", md_code(error));
         }
         for check in failed_visible_checks(attempt) {
             let _ = writeln!(
@@ -90,11 +92,11 @@ pub fn render_history(report: &RunReport) -> String {
                 "- FAIL {}: {}: {}",
                 check["scenario"].as_str().unwrap_or(""),
                 check["label"].as_str().unwrap_or(""),
-                check["message"].as_str().unwrap_or("")
+                md_code(check["message"].as_str().unwrap_or(""))
             );
         }
         for diagnostic in &attempt.diagnostics {
-            let _ = writeln!(out, "- diagnostic [{} {}] {}", diagnostic.phase, diagnostic.fault.as_str(), diagnostic.message);
+            let _ = writeln!(out, "- diagnostic [{} {}] {}", diagnostic.phase, diagnostic.fault.as_str(), md_code(&diagnostic.message));
         }
         out.push('\n');
     }

@@ -3,6 +3,7 @@
 
 use std::fmt::Write;
 
+use modlearn_types::untrusted::{md_cell, md_code, md_fence};
 use modlearn_types::{Attempt, CheckResult, Diagnostic, RunReport};
 use serde_json::Value;
 
@@ -56,10 +57,10 @@ pub fn render_run_report(report: &RunReport) -> String {
     for attempt in &report.attempts {
         let _ = writeln!(
             out,
-            "| {} | `{}` | {} | {}/{} | {}/{} | {}/{} | {} |",
+            "| {} | {} | {} | {}/{} | {}/{} | {}/{} | {} |",
             attempt.candidate_index,
-            attempt.candidate_path,
-            if attempt.passed { "PASS" } else { "FAIL" },
+            md_cell(&attempt.candidate_path),
+            result(attempt),
             attempt.score,
             attempt.max_score,
             attempt.visible_score,
@@ -129,8 +130,10 @@ fn render_attempt(out: &mut String, attempt: &Attempt, heading: &str) {
             eval.model, eval.sessions, eval.turns, eval.cached_turns, eval.input_tokens, eval.output_tokens, eval.cost_usd
         );
     }
+    // Messages, values and diagnostics carry the mod's (or a server's) text: quoted, so they
+    // cannot forge headings, HTML or images in what the next proposer reads.
     if let Some(error) = &attempt.error {
-        let _ = writeln!(out, "Not evaluated: {error}\n");
+        let _ = writeln!(out, "Not evaluated: {}\n", md_code(error));
     }
     out.push_str("| Scenario | Result | Score |\n|---|---|---|\n");
     for scenario in &attempt.scenarios {
@@ -152,7 +155,7 @@ fn render_attempt(out: &mut String, attempt: &Attempt, heading: &str) {
     if !failed.is_empty() {
         let _ = writeln!(out, "\n{heading}# Failed checks\n");
         for (scenario, check) in failed {
-            let _ = writeln!(out, "- **{scenario}: {}**: {}", check.label, check.message);
+            let _ = writeln!(out, "- **{scenario}: {}**: {}", check.label, md_code(&check.message));
             render_evidence(out, check);
         }
     }
@@ -169,27 +172,22 @@ fn render_evidence(out: &mut String, check: &CheckResult) {
     match check.kind.as_str() {
         "tool_start_rewrites_args" | "tool_start_preserves_args" => {
             if let (Some(expected), Some(actual)) = (details.get("expectArgs"), details.get("actualArgs")) {
-                out.push_str("\n  expected (-) against actual (+) args:\n\n  ```diff\n");
-                for line in args_diff(expected, actual) {
-                    let _ = writeln!(out, "  {line}");
-                }
-                out.push_str("  ```\n\n");
+                out.push_str("\n  expected (-) against actual (+) args:\n\n");
+                out.push_str(&md_fence(&args_diff(expected, actual).join("\n"), "diff", "  "));
+                out.push('\n');
             }
         }
         "turn_start_injects_message" => {
             let text = details.get("injectedText").and_then(Value::as_str).unwrap_or("");
             let role = details.get("role").and_then(Value::as_str).unwrap_or("system");
             let contains = details.get("contains").cloned().unwrap_or(Value::Null);
-            let _ = writeln!(out, "  - expected: appended `{role}` message(s) containing {contains}");
+            let _ = writeln!(out, "  - expected: appended {} message(s) containing {}", md_code(role), md_code(&contains.to_string()));
             if text.is_empty() {
                 let appended = details.get("appended").cloned().unwrap_or(Value::Null);
-                let _ = writeln!(out, "  - actual: no `{role}` text appended; appended items: `{appended}`");
+                let _ = writeln!(out, "  - actual: no `{role}` text appended; appended items: {}", md_code(&appended.to_string()));
             } else {
-                out.push_str("  - actual injected text:\n\n    ```text\n");
-                for line in text.lines() {
-                    let _ = writeln!(out, "    {line}");
-                }
-                out.push_str("    ```\n");
+                out.push_str("  - actual injected text:\n\n");
+                out.push_str(&md_fence(text, "text", "    "));
             }
         }
         _ => {}
@@ -227,7 +225,7 @@ fn render_diagnostic(out: &mut String, diagnostic: &Diagnostic) {
     let capability = diagnostic
         .capability
         .as_ref()
-        .map(|c| format!(" {} `{}`", c.kind, c.id))
+        .map(|c| format!(" {} {}", c.kind, md_code(&c.id)))
         .unwrap_or_default();
     let severity = match diagnostic.severity {
         modlearn_types::Severity::Error => "error",
@@ -238,11 +236,22 @@ fn render_diagnostic(out: &mut String, diagnostic: &Diagnostic) {
         "- {severity} [{}{capability}] {}: {}: {}",
         diagnostic.phase,
         diagnostic.fault.as_str(),
-        diagnostic.error_name,
-        diagnostic.message
+        md_code(&diagnostic.error_name),
+        md_code(&diagnostic.message)
     );
     if let Some(hint) = &diagnostic.hint {
-        let _ = writeln!(out, "  - hint: {hint}");
+        let _ = writeln!(out, "  - hint: {}", md_code(hint));
+    }
+}
+
+/// `ERROR` for a candidate that could not be judged (no answer, no code), as on the terminal.
+fn result(attempt: &Attempt) -> &'static str {
+    if attempt.error.is_some() {
+        "ERROR"
+    } else if attempt.passed {
+        "PASS"
+    } else {
+        "FAIL"
     }
 }
 

@@ -185,10 +185,12 @@ fn check_grid(report: &RunReport) -> crate::html::Markup {
             .zip(&labels)
             .map(|((scenario, label, _), column)| {
                 let check = attempt.scenarios.iter().find(|s| &s.name == scenario).and_then(|s| s.checks.iter().find(|c| &c.label == label));
+                // A candidate that was not judged (no answer, no code) has failed placeholder
+                // checks: it is drawn as "error / not judged", not as failing them.
                 match (check, &attempt.error) {
-                    (Some(check), _) if check.passed => HeatCell::pass(&format!("{row}: {column}: passed")),
-                    (Some(check), _) => HeatCell::fail(&format!("{row}: {column}: {}", check.message)),
-                    (None, Some(error)) => HeatCell::error(&format!("{row}: not evaluated: {error}")),
+                    (_, Some(error)) => HeatCell::error(&format!("{row}: not judged: {error}")),
+                    (Some(check), None) if check.passed => HeatCell::pass(&format!("{row}: {column}: passed")),
+                    (Some(check), None) => HeatCell::fail(&format!("{row}: {column}: {}", check.message)),
                     (None, None) => HeatCell::empty(&format!("{row}: {column}: not run")),
                 }
             })
@@ -230,7 +232,8 @@ mod tests {
             })
             .collect::<Vec<_>>();
         let score = passed.iter().filter(|p| **p).count();
-        let scenarios = if error.is_some() { vec![] } else { vec![ScenarioVerdict::new("loads".into(), "001-loads".into(), false, checks)] };
+        // As the runner records a candidate it could not judge: every check failed with the reason.
+        let scenarios = vec![ScenarioVerdict::new("loads".into(), "001-loads".into(), false, checks)];
         Attempt {
             candidate_index: index,
             candidate_path: format!("mods/c{index}.js"),
@@ -270,7 +273,8 @@ mod tests {
         assert!(html.contains("<title>modlearn report: s &lt;x&gt;</title>"));
         assert_eq!(html.matches(">✓</text>").count(), 3);
         assert_eq!(html.matches(">✗</text>").count(), 1);
-        assert_eq!(html.matches(">!</text>").count(), 2, "both checks of the unevaluated candidate");
+        assert_eq!(html.matches(">!</text>").count(), 2, "both checks of the unevaluated candidate are not judged, not failed");
+        assert!(html.contains("#3 c3.js: not judged: no code"));
         assert!(html.contains("#2 c2.js: loads › 2. mod_loads: failed &lt;here&gt;"));
         assert!(!html.contains("Usage and cost"), "no usage section without a model");
         assert!(!html.contains("<script"));

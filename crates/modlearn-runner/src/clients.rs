@@ -38,6 +38,12 @@ impl ModelEndpoint<'_> {
         Ok((settings, cache))
     }
 
+    /// Whether the price table (built-in, with `--prices` laid over it) knows `model`: an unknown
+    /// model's cost counts as $0, so no budget can bound it.
+    pub fn is_priced(&self, model: &ModelRef) -> Result<bool, ProposeError> {
+        Ok(self.settings(model)?.0.prices.price(&model.name).is_some())
+    }
+
     /// A cached completion client of `model` (an API model, not `local:`).
     pub fn completion(&self, model: &ModelRef) -> Result<Arc<dyn Proposer>, ProposeError> {
         let (settings, cache) = self.settings(model)?;

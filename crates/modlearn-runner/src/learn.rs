@@ -10,7 +10,6 @@
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 
-use modlearn_judge::select;
 use modlearn_propose::prompt::{DEFAULT_EVIDENCE_BUDGET, Evidence, Slot, agent_prompt, generation_prompt};
 use modlearn_propose::{AgentSession, Completion, CompletionRequest, ModelRef, ProposeError};
 use modlearn_spec::{ModLearningSpec, ResolvedScenario};
@@ -83,6 +82,9 @@ pub struct LearnedCandidate {
     pub agent: Option<AgentSession>,
     /// The evaluation (of the extracted code, or a failed one with the reason).
     pub evaluation: CandidateEvaluation,
+    /// Why no proposal could be obtained (no answer from the model, no agent session), when so;
+    /// an answer without code is the model's doing and is not counted here.
+    pub unanswered: Option<String>,
     /// The report entry.
     pub attempt: Attempt,
 }
@@ -319,6 +321,7 @@ pub async fn learn(
         dispatcher.abort();
         round_candidates.sort_by_key(|c| c.number);
         per_round.push(totals(&round_candidates));
+        let none_answered = !skipped && !round_candidates.is_empty() && round_candidates.iter().all(|c| c.unanswered.is_some());
         candidates.extend(round_candidates);
         if fatal.is_some() {
             stopped = "the model API refused the key".to_owned();
@@ -326,6 +329,12 @@ pub async fn learn(
         }
         let attempts: Vec<Attempt> = candidates.iter().map(|c| c.attempt.clone()).collect();
         on_event(LearnEvent::RoundDone { round, attempts: &attempts });
+        // Not one answer in a whole round: the endpoint is down or refuses every request, and
+        // later rounds would only fail the same way.
+        if none_answered {
+            stopped = NO_ANSWERS.to_owned();
+            break;
+        }
         if perfect {
             stopped = "perfect score".to_owned();
             break;
@@ -336,7 +345,7 @@ pub async fn learn(
         }
     }
     // Candidates must be numbered densely for the report, even after an early stop.
-    let selected = select(candidates.iter().map(|c| &c.evaluation.verdict));
+    let selected = crate::report::select_judged(candidates.iter().map(|c| &c.evaluation));
     let learning = Learning {
         model: model.to_string(),
         rounds_planned: settings.rounds,
@@ -348,6 +357,9 @@ pub async fn learn(
     };
     LearnOutcome { candidates, learning, selected, fatal }
 }
+
+/// `Learning::stopped` when a whole round got no answer.
+pub const NO_ANSWERS: &str = "no answers from the model";
 
 /// What one proposal task ended with.
 enum Task {

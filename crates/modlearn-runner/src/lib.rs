@@ -22,6 +22,6 @@ pub use evaluate::{
 pub use artifacts::{candidate_places, write_candidate};
 pub use clients::{ModelEndpoint, agent_proposing, cache_scope};
 pub use eval_model::EvalModel;
-pub use learn::{CandidatePathFn, CandidatePlace, LearnEvent, LearnOutcome, LearnSettings, LearnedCandidate, learn};
+pub use learn::{CandidatePathFn, CandidatePlace, LearnEvent, LearnOutcome, LearnSettings, LearnedCandidate, NO_ANSWERS, learn};
 pub use proposing::{AgentProposing, Proposing};
 pub use report::{attempt_from, build_report, report_from_attempts};

@@ -104,6 +104,11 @@ pub(crate) fn judge_proposal(
 ) -> LearnedCandidate {
     let path = place.absolute.as_path();
     let index = number - 1;
+    let unanswered = match &answer {
+        Answer::Completion(Err(failure)) => Some(format!("no answer from the model: {failure}")),
+        Answer::Agent(Err(reason)) => Some(format!("no agent session: {reason}")),
+        _ => None,
+    };
     let (completion, agent, code, error, http_attempts) = match answer {
         Answer::Completion(Ok(completion)) => {
             let attempts = completion.attempts.len();
@@ -148,5 +153,5 @@ pub(crate) fn judge_proposal(
         http_attempts,
         error,
     });
-    LearnedCandidate { number, round, request, completion, agent, evaluation, attempt }
+    LearnedCandidate { number, round, request, completion, agent, evaluation, attempt, unanswered }
 }

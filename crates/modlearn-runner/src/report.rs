@@ -15,8 +15,16 @@ pub fn build_report(
         .iter()
         .map(|evaluation| attempt_from(evaluation, artifacts_dir(evaluation.index)))
         .collect();
-    let selected = select(evaluations.iter().map(|evaluation| &evaluation.verdict));
+    let selected = select_judged(evaluations.iter());
     report_from_attempts(spec, attempts, selected, promoted_to)
+}
+
+/// Index of the selected candidate among `evaluations`, choosing only among those judged: one
+/// that could not be (no answer, no code in it, an unreadable file) is never selected, so a run
+/// where nothing was judged selects none instead of naming a file that was never written.
+pub(crate) fn select_judged<'a>(evaluations: impl Iterator<Item = &'a CandidateEvaluation>) -> Option<usize> {
+    let judged: Vec<(usize, &CandidateEvaluation)> = evaluations.enumerate().filter(|(_, evaluation)| evaluation.error.is_none()).collect();
+    select(judged.iter().map(|(_, evaluation)| &evaluation.verdict)).map(|chosen| judged[chosen].0)
 }
 
 /// Assembles the run report from report entries and the selected index.
@@ -32,7 +40,8 @@ pub fn report_from_attempts(
         version: 1,
         passed: chosen.is_some_and(|attempt| attempt.passed),
         score: chosen.map_or(0, |attempt| attempt.score),
-        max_score: chosen.map_or(0, |attempt| attempt.max_score),
+        // The spec's maximum even when nothing was selected.
+        max_score: chosen.or(attempts.first()).map_or(0, |attempt| attempt.max_score),
         selected: chosen.map(|attempt| Selected {
             candidate_index: attempt.candidate_index,
             candidate_path: attempt.candidate_path.clone(),

@@ -184,7 +184,7 @@ impl fmt::Display for Profile {
 
 /// Reads and checks the environment file at `path`.
 pub fn load_env(path: &Path) -> Result<LoadedEnv, EnvError> {
-    match std::fs::read_to_string(path) {
+    match crate::load::read_bounded(path) {
         Ok(source) => parse_env(&source, path),
         Err(error) => Err(EnvError::Invalid {
             path: path.to_owned(),
@@ -228,7 +228,7 @@ pub fn parse_env(source: &str, path: &Path) -> Result<LoadedEnv, EnvError> {
     };
     let mut problems = collector.problems;
     let mut warnings: Vec<(JsonPath, String)> =
-        collector.unknown_fields.into_iter().map(|path| (path, "unknown field".to_owned())).collect();
+        collector.unknown_fields.iter().map(|field| (field.path.clone(), field.message())).collect();
     if let Some(env) = &env {
         let folder = path.parent().and_then(Path::file_name).map(|name| name.to_string_lossy().into_owned());
         let unparsed: Vec<JsonPath> = problems.iter().map(|(path, _)| path.clone()).collect();

@@ -18,7 +18,23 @@ use crate::path::{JsonPath, Segment};
 #[derive(Default)]
 pub(crate) struct Collector {
     pub(crate) problems: Vec<(JsonPath, String)>,
-    pub(crate) unknown_fields: Vec<JsonPath>,
+    pub(crate) unknown_fields: Vec<UnknownField>,
+}
+
+/// A field the type does not know, with the known field it most likely means.
+pub(crate) struct UnknownField {
+    pub(crate) path: JsonPath,
+    pub(crate) suggestion: Option<&'static str>,
+}
+
+impl UnknownField {
+    /// `unknown field`, with `; did you mean `x`?` when a known name is close.
+    pub(crate) fn message(&self) -> String {
+        match self.suggestion {
+            Some(known) => format!("unknown field; did you mean `{known}`?"),
+            None => "unknown field".to_owned(),
+        }
+    }
 }
 
 impl Collector {
@@ -45,6 +61,7 @@ pub(crate) fn read_object<T: DeserializeOwned>(
         entries.insert((*key).to_owned(), Entry::Placeholder);
     }
     let mut dropped = Vec::new();
+    let known = field_names::<T>();
     // Each round drops a field or gives one a placeholder, so this bound is never reached.
     for _ in 0..=2 * entries.len() + 64 {
         let mut unknown = Vec::new();
@@ -56,7 +73,7 @@ pub(crate) fn read_object<T: DeserializeOwned>(
         );
         let error = match serde_path_to_error::deserialize::<_, T>(deserializer) {
             Ok(value) => {
-                report_unknown(collector, path, unknown);
+                report_unknown(collector, path, unknown, known);
                 return Some(value);
             }
             Err(error) => error,
@@ -69,14 +86,14 @@ pub(crate) fn read_object<T: DeserializeOwned>(
                 // A nested value only misses a field when its type is not a plain struct; report
                 // it and give up on this object rather than guess.
                 collector.problem(field_path, "missing field");
-                report_unknown(collector, path, unknown);
+                report_unknown(collector, path, unknown, known);
                 return None;
             }
             if !dropped.iter().any(|dropped| dropped == field) {
                 collector.problem(field_path, "missing field");
             }
             if matches!(entries.get(field), Some(Entry::Placeholder)) {
-                report_unknown(collector, path, unknown);
+                report_unknown(collector, path, unknown, known);
                 return None;
             }
             entries.insert(field.to_owned(), Entry::Placeholder);
@@ -84,11 +101,11 @@ pub(crate) fn read_object<T: DeserializeOwned>(
         }
         collector.problem(path.join(&inner), normalize_message(&message));
         let Some(Segment::Key(field)) = inner.first() else {
-            report_unknown(collector, path, unknown);
+            report_unknown(collector, path, unknown, known);
             return None;
         };
         if !matches!(entries.get(field), Some(Entry::Value(_))) {
-            report_unknown(collector, path, unknown);
+            report_unknown(collector, path, unknown, known);
             return None;
         }
         entries.shift_remove(field);
@@ -132,10 +149,84 @@ fn missing_field(message: &str) -> Option<&str> {
     message.strip_prefix("missing field `")?.strip_suffix('`')
 }
 
-fn report_unknown(collector: &mut Collector, path: &JsonPath, unknown: Vec<JsonPath>) {
-    collector
-        .unknown_fields
-        .extend(unknown.into_iter().map(|inner| path.join(&inner)));
+fn report_unknown(collector: &mut Collector, path: &JsonPath, unknown: Vec<JsonPath>, known: &[&'static str]) {
+    collector.unknown_fields.extend(unknown.into_iter().map(|inner| {
+        // Only a field of this object itself has its siblings in `known`.
+        let suggestion = match inner.segments() {
+            [Segment::Key(name)] => nearest(name, known),
+            _ => None,
+        };
+        UnknownField { path: path.join(&inner), suggestion }
+    }));
+}
+
+/// The known name `name` most likely misspells: the same letters in another case or with `_`/`-`
+/// (`tool_name` for `toolName`), else the closest by edit distance, within a third of its length.
+pub(crate) fn nearest(name: &str, known: &[&'static str]) -> Option<&'static str> {
+    let fold = |text: &str| text.chars().filter(|c| c.is_alphanumeric()).flat_map(char::to_lowercase).collect::<String>();
+    let folded = fold(name);
+    if let Some(same) = known.iter().find(|known| fold(known) == folded) {
+        return Some(same);
+    }
+    let limit = (name.chars().count() / 3).max(1);
+    known
+        .iter()
+        .map(|known| (edit_distance(&folded, &fold(known)), *known))
+        .filter(|(distance, _)| *distance <= limit)
+        .min_by_key(|(distance, _)| *distance)
+        .map(|(_, known)| known)
+}
+
+/// Levenshtein distance over characters.
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut diagonal = row[0];
+        row[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let above = row[j + 1];
+            row[j + 1] = (above + 1).min(row[j] + 1).min(diagonal + usize::from(ca != *cb));
+            diagonal = above;
+        }
+    }
+    row[b.len()]
+}
+
+/// The field names (as written in JSON) of the struct `T`: serde passes them to
+/// `deserialize_struct`, which this deserializer records before refusing. Empty for types that
+/// are not plain structs.
+pub(crate) fn field_names<T: DeserializeOwned>() -> &'static [&'static str] {
+    let mut fields: &'static [&'static str] = &[];
+    let _ = T::deserialize(FieldProbe { fields: &mut fields });
+    fields
+}
+
+struct FieldProbe<'a> {
+    fields: &'a mut &'static [&'static str],
+}
+
+impl<'de> de::Deserializer<'de> for FieldProbe<'_> {
+    type Error = serde_json::Error;
+
+    fn deserialize_any<V: Visitor<'de>>(self, _visitor: V) -> Result<V::Value, Self::Error> {
+        Err(de::Error::custom("only the field names were wanted"))
+    }
+
+    fn deserialize_struct<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        fields: &'static [&'static str],
+        _visitor: V,
+    ) -> Result<V::Value, Self::Error> {
+        *self.fields = fields;
+        Err(de::Error::custom("only the field names were wanted"))
+    }
+
+    forward_to_deserialize_any! {
+        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string bytes byte_buf option
+        unit unit_struct newtype_struct seq tuple tuple_struct map enum identifier ignored_any
+    }
 }
 
 fn error_path(path: &serde_path_to_error::Path) -> JsonPath {
@@ -328,7 +419,7 @@ mod tests {
         let unknown = collector
             .unknown_fields
             .iter()
-            .map(ToString::to_string)
+            .map(|field| format!("{}: {}", field.path, field.message()))
             .collect();
         (sample, problems, unknown)
     }
@@ -347,7 +438,7 @@ mod tests {
                 "a.args: missing field",
             ]
         );
-        assert_eq!(unknown, ["a.toolname"]);
+        assert_eq!(unknown, ["a.toolname: unknown field; did you mean `toolName`?"]);
         let sample = sample.unwrap();
         assert_eq!((sample.tool_name.as_str(), sample.count), ("", None));
     }
@@ -387,6 +478,18 @@ mod tests {
         let problems: Vec<String> = collector.problems.iter().map(|(_, message)| message.clone()).collect();
         assert_eq!(problems, ["unknown variant `maybe`, expected `allow` or `deny`"]);
         assert_eq!(read.unwrap().decision, Verdict::Allow);
+    }
+
+    #[test]
+    fn unknown_fields_get_the_nearest_known_name() {
+        let known = field_names::<Sample>();
+        assert_eq!(known, ["toolName", "args", "count", "tags"]);
+        assert_eq!(nearest("tool_name", known), Some("toolName"));
+        assert_eq!(nearest("arg", known), Some("args"));
+        assert_eq!(nearest("tagz", known), Some("tags"));
+        assert_eq!(nearest("author", known), None);
+        let (_, _, unknown) = read(json!({ "toolName": "Bash", "args": {}, "owner": "me" }));
+        assert_eq!(unknown, ["a.owner: unknown field"]);
     }
 
     #[test]

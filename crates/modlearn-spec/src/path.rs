@@ -43,6 +43,10 @@ impl JsonPath {
         self.0.is_empty()
     }
 
+    pub(crate) fn segments(&self) -> &[Segment] {
+        &self.0
+    }
+
     pub(crate) fn first(&self) -> Option<&Segment> {
         self.0.first()
     }

@@ -102,6 +102,13 @@ pub(crate) fn check(spec: &ModLearningSpec) -> Findings {
             for (index, scenario) in scenarios.iter().enumerate() {
                 let path = scenarios_path.index(index);
                 findings.check_base(&scenario.base(), &path);
+                // Reports, history and proposers name scenarios: two of one name could not be told apart.
+                let name = scenario.name.as_deref().map(str::trim).filter(|name| !name.is_empty());
+                if let Some(name) = name
+                    && let Some(first) = scenarios[..index].iter().position(|other| other.name.as_deref().map(str::trim) == Some(name))
+                {
+                    findings.problem(path.key("name"), format!("duplicate scenario name `{name}`: `evaluation.scenarios[{first}]` has it too"));
+                }
                 // `covers` names requirements by their 1-based number, as proposers see them.
                 let count = spec.requirements.len();
                 for (slot, number) in scenario.covers.iter().flatten().enumerate() {

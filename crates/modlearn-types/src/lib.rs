@@ -6,12 +6,14 @@
 //! and reports read modlearn's.
 #![deny(missing_docs)]
 
+pub mod bound;
 mod diagnostic;
 mod invocation;
 mod lifecycle;
 mod probe;
 mod registry;
 mod report;
+pub mod untrusted;
 mod verdict;
 mod world;
 

@@ -9,31 +9,57 @@ use crate::exit::{CliError, FAILURE, SUCCESS};
 
 pub fn run(args: CheckArgs) -> Result<u8, CliError> {
     let base = args.snapshot.parent().filter(|dir| !dir.as_os_str().is_empty()).unwrap_or(std::path::Path::new("."));
-    let mods = modlearn_check::find_mods(&args.mods, base)?;
     let stored = Snapshot::read(&args.snapshot)?;
     if stored.is_none() && !args.accept {
         return Err(CliError::usage(format!("snapshot file `{}` does not exist (--snapshot)", args.snapshot.display()))
             .hint("run once with --accept to create it from what the mods show now, then commit it"));
     }
+    // What the snapshot covers is what a check covers unless told otherwise.
+    let inputs: Vec<std::path::PathBuf> = match (&stored, args.mods.is_empty()) {
+        (_, false) => args.mods.clone(),
+        (Some(stored), true) if !stored.roots.is_empty() => stored.roots.iter().map(|root| base.join(root)).collect(),
+        _ => {
+            return Err(CliError::usage("no MOD-OR-DIR given, and the snapshot records none")
+                .hint("pass the mod files or directories to check, e.g. `modlearn check candidates --snapshot candidates/diagnostics.snapshot.json`"));
+        }
+    };
+    let mods = modlearn_check::find_mods(&inputs, base)?;
+    let mut roots: Vec<String> = inputs.iter().map(|input| modlearn_check::root_key(input, base)).collect();
+    roots.sort();
+    roots.dedup();
     let eval = super::engine_options(&args.engine);
     let mut profiles = args.profiles.clone();
+    if profiles.is_empty() {
+        profiles = stored.as_ref().map(Snapshot::covered_profiles).unwrap_or_default();
+    }
     if profiles.is_empty() {
         profiles.push(DEFAULT_PROFILE.to_owned());
     }
     profiles.sort();
     profiles.dedup();
     let settings = CheckSettings { profiles: profiles.clone(), engine: eval.engine, jobs: eval.jobs };
-    let observation = modlearn_check::observe(&mods, &settings)?;
+    let mut observation = modlearn_check::observe(&mods, &settings)?;
+    observation.snapshot.profiles = profiles.clone();
+    observation.snapshot.roots = roots.clone();
     let existed = stored.is_some();
     let stored = stored.unwrap_or_default();
-    let drifts = modlearn_check::compare(&stored, &observation.snapshot);
+    // Only what this check covers is compared: a subdirectory's siblings have not vanished, and
+    // a profile not checked has not changed.
+    let scope = Scope::of(&stored, &roots, &profiles);
+    let covered = stored.restricted(&roots, &profiles);
+    let drifts = modlearn_check::compare(&covered, &observation.snapshot);
 
     let snapshot_name = args.snapshot.display().to_string();
+    let summary = format!("{} mod(s) under profile(s) {}", mods.len(), profiles.join(", "));
+    if args.accept && existed && let Some(partial) = &scope.partial {
+        return Err(CliError::usage(format!("refusing to --accept a partial check of `{snapshot_name}`: {partial}"))
+            .hint(format!("accepting would drop from the snapshot what this check did not cover; accept on a whole check: {}", scope.whole_command(&snapshot_name, true)))
+            .hint("to drop part of a snapshot on purpose, delete the file and run with --accept on what it should cover"));
+    }
     if let Some(junit) = &args.junit {
-        let report = modlearn_check::junit_report(&snapshot_name, &observation, &stored, &drifts, args.accept);
+        let report = modlearn_check::junit_report(&snapshot_name, &observation, &covered, &drifts, args.accept);
         modlearn_record::write_atomic(junit, report.to_xml())?;
     }
-    let scope = format!("{} mod(s) under profile(s) {}", mods.len(), profiles.join(", "));
     if args.accept {
         observation.snapshot.write(&args.snapshot)?;
         let before = if existed {
@@ -41,17 +67,68 @@ pub fn run(args: CheckArgs) -> Result<u8, CliError> {
         } else {
             "a new snapshot".to_owned()
         };
-        println!("wrote `{snapshot_name}`: {scope}; {before}");
+        println!("wrote `{snapshot_name}`: {summary}; {before}");
         return Ok(SUCCESS);
     }
+    let partial = scope.partial.as_ref().map(|partial| format!(" (a partial check: {partial})")).unwrap_or_default();
     if drifts.is_empty() {
-        println!("checked {scope}: no drift from `{snapshot_name}`");
+        println!("checked {summary}: no drift from `{snapshot_name}`{partial}");
         return Ok(SUCCESS);
     }
     print!("{}", modlearn_check::render_drift(&drifts));
-    println!("\ndrift from `{snapshot_name}` in {} (checked {scope})", drift_summary(&drifts));
-    eprintln!("hint: if the change is intended, run again with --accept and commit `{snapshot_name}`");
+    println!("\ndrift from `{snapshot_name}` in {} (checked {summary}){partial}", drift_summary(&drifts));
+    match &scope.partial {
+        // --accept would overwrite the snapshot with a part of it.
+        Some(_) => eprintln!("hint: this was a partial check; if the change is intended, accept it on a whole check: {}", scope.whole_command(&snapshot_name, true)),
+        None => eprintln!("hint: if the change is intended, run again with --accept and commit `{snapshot_name}`"),
+    }
     Ok(FAILURE)
+}
+
+/// How a check compares with what its snapshot covers.
+struct Scope {
+    /// Why the check covers only part of the snapshot, when it does.
+    partial: Option<String>,
+    /// Whether the snapshot records its roots (then a check without MOD-OR-DIR uses them).
+    recorded_roots: bool,
+    /// The snapshot's profiles.
+    profiles: Vec<String>,
+}
+
+impl Scope {
+    fn of(stored: &Snapshot, roots: &[String], profiles: &[String]) -> Scope {
+        let stored_profiles = stored.covered_profiles();
+        let mut reasons = Vec::new();
+        let missing_profiles: Vec<&String> = stored_profiles.iter().filter(|profile| !profiles.contains(profile)).collect();
+        if !missing_profiles.is_empty() {
+            reasons.push(format!("profile(s) {} of the snapshot not checked", join(&missing_profiles)));
+        }
+        // Recorded roots no chosen root covers; for older snapshots, mods outside the chosen roots.
+        let covered = |key: &String| roots.iter().any(|chosen| modlearn_check::under(key, chosen));
+        let chosen = join(&roots.iter().collect::<Vec<_>>());
+        if stored.roots.iter().any(|root| !covered(root)) {
+            reasons.push(format!("{chosen} checked of the snapshot's roots {}", join(&stored.roots.iter().collect::<Vec<_>>())));
+        } else if stored.roots.is_empty() {
+            let outside = stored.mods.keys().filter(|key| !covered(key)).count();
+            if outside > 0 {
+                reasons.push(format!("{outside} mod(s) of the snapshot lie outside {chosen}"));
+            }
+        }
+        Scope { partial: (!reasons.is_empty()).then(|| reasons.join("; ")), recorded_roots: !stored.roots.is_empty(), profiles: stored_profiles }
+    }
+
+    /// The command that checks everything the snapshot covers.
+    fn whole_command(&self, snapshot: &str, accept: bool) -> String {
+        // Recorded roots are the default; older snapshots need them named.
+        let roots = if self.recorded_roots { "" } else { " MOD-OR-DIR..." };
+        let profiles: String = self.profiles.iter().map(|profile| format!(" --profile {profile}")).collect();
+        let accept = if accept { " --accept" } else { "" };
+        format!("`modlearn check{roots} --snapshot {snapshot}{profiles}{accept}`")
+    }
+}
+
+fn join(items: &[&String]) -> String {
+    items.iter().map(|item| format!("`{item}`")).collect::<Vec<_>>().join(", ")
 }
 
 /// `N mod(s) (a changed, b new, c vanished)`, or `no mod`.

@@ -57,7 +57,7 @@ pub fn run(args: CompareArgs) -> Result<u8, CliError> {
         cache_dir: args.cache_dir.clone().unwrap_or_else(|| super::modlearn_cache_dir().join("responses")),
     };
     for name in &args.models {
-        check_model(name, &models)?;
+        check_model(name, &models, args.max_usd)?;
     }
     let out = args.out.clone().unwrap_or_else(|| super::default_run_dir("compare"));
     check_out(&out, &comparison, shard)?;
@@ -85,6 +85,7 @@ pub fn run(args: CompareArgs) -> Result<u8, CliError> {
             max_usd: None,
         };
         super::eval_model::build(&wanted, tokio.handle().clone())?;
+        super::prices::check(&super::eval_model::check(eval_model)?, "--eval-model", &options.models.eval_endpoint(), args.max_usd)?;
     }
     let bar = crate::printer::progress(jobs.len(), "comparing");
     let progress = bar.clone();
@@ -93,7 +94,7 @@ pub fn run(args: CompareArgs) -> Result<u8, CliError> {
     bar.finish_and_clear();
     let outcomes = outcomes?;
     write_shard_manifest(&out, &comparison, shard, &outcomes)?;
-    let unfinished = outcomes.iter().filter(|outcome| outcome.status == JobStatus::NotRun).count();
+    let unfinished = outcomes.iter().filter(|outcome| outcome.status != JobStatus::Finished).count();
     if shard.count > 1 && args.json {
         print!("{}", std::fs::read_to_string(out.join("shard.json")).map_err(|error| CliError::usage(format!("cannot read back `shard.json`: {error}")))?);
     } else if shard.count > 1 {
@@ -109,7 +110,7 @@ pub fn run(args: CompareArgs) -> Result<u8, CliError> {
         write_leaderboard(&out, &leaderboard)?;
         super::merge::print(&leaderboard, &out, args.json);
     }
-    Ok(if unfinished == 0 { crate::exit::SUCCESS } else { crate::exit::FAILURE })
+    Ok(super::merge::exit_code(&outcomes))
 }
 
 /// An output directory may hold only this comparison (resuming it) or nothing.
@@ -128,14 +129,14 @@ fn check_out(out: &Path, comparison: &Comparison, shard: Shard) -> Result<(), Cl
 
 /// Refuses, before anything runs, a model that cannot be compared: a bad
 /// name, the embedded demo model, a missing key or a bad price file.
-fn check_model(name: &str, models: &ModelAccess) -> Result<(), CliError> {
+fn check_model(name: &str, models: &ModelAccess, max_usd: Option<f64>) -> Result<(), CliError> {
     let model = ModelRef::parse(name).map_err(|error| CliError::usage(format!("`--model {name}`: {error}")))?;
     if model.provider == ProviderKind::Local {
         return Err(CliError::usage(format!("`--model {name}`: compare needs a model API (openai:NAME or anthropic:NAME)"))
             .hint("the embedded demo model is too small to compare; point --base-url at a local OpenAI-compatible server instead"));
     }
     models.endpoint().settings(&model).map_err(config)?;
-    Ok(())
+    super::prices::check(&model, "--model", &models.endpoint(), max_usd)
 }
 
 impl From<modlearn_compare::CompareError> for CliError {

@@ -31,6 +31,8 @@ pub fn run(args: EvalArgs) -> Result<u8, CliError> {
         settings.eval_model = Some(model);
         runtime
     });
+    // Every input is checked: the directory is claimed before any work is done.
+    let _claim = super::claim_run_dir(&run_dir, modlearn_record::Continuing::Nothing)?;
     let layout = RunLayout::new(&run_dir, args.candidates.len());
     let writer = RunWriter::new(layout.clone(), loaded.raw.clone(), loaded.spec.name.clone());
 
@@ -70,7 +72,8 @@ pub fn run(args: EvalArgs) -> Result<u8, CliError> {
         copy_atomic(Path::new(&selected.candidate_path), target)?;
         report.promoted_to = Some(target.display().to_string());
     }
-    super::finish_run(&writer, &report, args.json)
+    let unrun = super::prompt_checks_not_run(&scenarios, settings.eval_model.is_some());
+    super::finish_run(&writer, &report, args.json, unrun)
 }
 
 fn write_candidate(writer: &RunWriter, layout: &RunLayout, evaluation: &CandidateEvaluation) -> Result<(), WriteError> {

@@ -52,7 +52,7 @@ pub fn build(wanted: &EvalModelConfig<'_>, runtime: tokio::runtime::Handle) -> R
 }
 
 /// A configuration error of the eval model, naming the flag (the proposer's errors name `--base-url`).
-fn eval_config(error: ProposeError) -> CliError {
+pub(super) fn eval_config(error: ProposeError) -> CliError {
     let cli = config(error);
     CliError { message: format!("eval model: {}", cli.message.replace("`--base-url`", "`--eval-base-url`")), ..cli }
 }
@@ -88,5 +88,7 @@ pub fn for_evaluation(
     let cache_dir = cache_dir.cloned().unwrap_or_else(|| super::modlearn_cache_dir().join("responses"));
     let wanted = EvalModelConfig { model, base_url: args.eval_base_url.as_deref(), cache_dir: &cache_dir, prices: None, max_usd: None };
     let eval_model = build(&wanted, runtime.handle().clone())?;
+    let endpoint = modlearn_runner::ModelEndpoint { base_url: wanted.base_url, prices: None, cache_dir: &cache_dir };
+    super::prices::check(&check(model)?, "--eval-model", &endpoint, None)?;
     Ok(Some((eval_model, runtime)))
 }

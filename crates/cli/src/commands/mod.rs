@@ -11,6 +11,7 @@ mod compare;
 mod eval;
 mod eval_model;
 mod merge;
+mod prices;
 mod run;
 mod stored;
 mod validate;
@@ -39,16 +40,17 @@ pub fn run(cli: Cli) -> ExitCode {
     }
 }
 
-/// The QuickJS backend caches compiled bytecode on disk (it saves about a
-/// quarter of each engine's start-up). Keep that cache in modlearn's own
-/// cache directory, unless the user chose one; `V82JSC_NO_BC_CACHE=1` turns
-/// it off. Runs first thing in `main`, before any thread exists.
-pub fn place_bytecode_cache() {
-    if std::env::var_os("V82JSC_BC_CACHE_DIR").is_some() {
-        return;
-    }
+/// Every engine runs in a worker process of its own, forked from a zygote
+/// started from this executable. The QuickJS backend's on-disk bytecode
+/// cache is off: the zygote compiles the host modules once per run, and a
+/// cache that candidates' code fills is one more thing to bound and verify.
+/// Runs first thing in `main`, before any thread exists.
+pub fn isolate_engines() {
     // SAFETY: called at the start of main, before any other thread reads the environment.
-    unsafe { std::env::set_var("V82JSC_BC_CACHE_DIR", modlearn_cache_dir().join("quickjs-bytecode")) };
+    unsafe { std::env::set_var("V82JSC_NO_BC_CACHE", "1") };
+    if let Ok(executable) = std::env::current_exe() {
+        modlearn_engine::worker::isolate_engines(executable);
+    }
 }
 
 /// `${XDG_CACHE_HOME:-$HOME/.cache}/modlearn`: where modlearn keeps caches.
@@ -92,7 +94,7 @@ fn scenarios_with_envs(loaded: &modlearn_spec::LoadedSpec) -> Result<Vec<modlear
 fn check_candidates(paths: &[std::path::PathBuf]) -> Result<(), CliError> {
     for path in paths {
         if !path.is_file() {
-            let what = if path.exists() { "is not a file" } else { "does not exist" };
+            let what = if path.exists() { "is not a regular file" } else { "does not exist" };
             return Err(CliError::usage(format!("candidate `{}` {what}", path.display()))
                 .hint("pass the path of a .js, .mjs, .ts or .tsx mod file"));
         }
@@ -100,8 +102,24 @@ fn check_candidates(paths: &[std::path::PathBuf]) -> Result<(), CliError> {
             return Err(CliError::usage(format!("candidate `{}` is not a mod file", path.display()))
                 .hint("mods are .js, .mjs, .ts or .tsx files"));
         }
+        if links_out_of_its_directory(path) {
+            return Err(CliError::usage(format!("candidate `{}` is a link to a file outside its directory", path.display()))
+                .hint("pass the file itself"));
+        }
     }
     Ok(())
+}
+
+fn links_out_of_its_directory(path: &std::path::Path) -> bool {
+    let is_link = std::fs::symlink_metadata(path).is_ok_and(|metadata| metadata.file_type().is_symlink());
+    if !is_link {
+        return false;
+    }
+    let directory = path.parent().filter(|dir| !dir.as_os_str().is_empty()).unwrap_or(std::path::Path::new("."));
+    match (path.canonicalize(), directory.canonicalize()) {
+        (Ok(target), Ok(directory)) => !target.starts_with(directory),
+        _ => true,
+    }
 }
 
 fn engine_options(args: &EngineArgs) -> modlearn_runner::EvalSettings {
@@ -118,24 +136,74 @@ fn engine_options(args: &EngineArgs) -> modlearn_runner::EvalSettings {
 }
 
 /// `reports/<slug>-<UTC timestamp>`.
+/// Claims a run directory for this process (see [`modlearn_record::claim_run_dir`]); exit 2 when it is not ours.
+fn claim_run_dir(
+    dir: &std::path::Path,
+    continuing: modlearn_record::Continuing,
+) -> Result<modlearn_record::RunDirClaim, CliError> {
+    use modlearn_record::ClaimError;
+    modlearn_record::claim_run_dir(dir, continuing).map_err(|error| {
+        let hint = match &error {
+            ClaimError::Busy(_) => "wait for the other run to finish, or pass another `--run-dir`".to_owned(),
+            ClaimError::NothingToContinue(_) => "`--resume` takes the run directory of an unfinished `modlearn run`".to_owned(),
+            ClaimError::NotADirectory(_) | ClaimError::NotEmpty(_) | ClaimError::Io { .. } => {
+                "pass another `--run-dir` (a new or empty directory)".to_owned()
+            }
+        };
+        CliError::usage(error.to_string()).hint(hint)
+    })
+}
+
 fn default_run_dir(slug: &str) -> std::path::PathBuf {
     let stamp = jiff::Timestamp::now().strftime("%Y%m%dT%H%M%SZ").to_string();
     std::path::PathBuf::from("reports").join(format!("{slug}-{stamp}"))
 }
 
 /// Writes the run-level files, prints the report (table or `--json`) and
-/// returns the exit code: shared by `eval` and `run`.
+/// returns the exit code: shared by `eval` and `run`. `unrun` is what
+/// [`prompt_checks_not_run`] found.
 fn finish_run(
     writer: &modlearn_record::RunWriter,
     report: &modlearn_types::RunReport,
     json: bool,
+    unrun: Option<(usize, usize)>,
 ) -> Result<u8, CliError> {
     writer.write_run(report)?;
+    if let Some((checks, scenarios)) = unrun {
+        // Without this a correct mod fails with no word on the terminal why.
+        eprintln!(
+            "note: {checks} check(s) of {scenarios} prompt scenario(s) were not run and count as failed for every candidate: \
+             a prompt scenario needs a model acting as the agent; pass `--eval-model PROVIDER:NAME` (a model that makes tool calls) to run them"
+        );
+    }
     if json {
         println!("{}", serde_json::to_string_pretty(report).expect("report serializes"));
     } else {
         let report_path = writer.layout().file("report.md");
         print!("{}", crate::printer::summary(report, &report_path.display().to_string()));
     }
-    Ok(if report.passed { crate::exit::SUCCESS } else { crate::exit::FAILURE })
+    Ok(exit_code(report))
+}
+
+/// Without an eval model, the marker checks of prompt scenarios cannot run: how many checks
+/// (per candidate) and in how many scenarios, or `None` when every check runs.
+fn prompt_checks_not_run(scenarios: &[modlearn_spec::ResolvedScenario], has_eval_model: bool) -> Option<(usize, usize)> {
+    let unrun: Vec<usize> = scenarios
+        .iter()
+        .filter(|scenario| scenario.prompt_to_run().is_some() && !modlearn_runner::runs_session(scenario, has_eval_model))
+        .map(|scenario| scenario.max_score() - scenario.assertions.len())
+        .filter(|&markers| markers > 0)
+        .collect();
+    (!unrun.is_empty()).then(|| (unrun.iter().sum(), unrun.len()))
+}
+
+/// 0 when the selected candidate passes; 3 when no candidate could be judged at all; else 1.
+fn exit_code(report: &modlearn_types::RunReport) -> u8 {
+    if report.passed {
+        crate::exit::SUCCESS
+    } else if !report.attempts.is_empty() && report.attempts.iter().all(|attempt| attempt.error.is_some()) {
+        crate::exit::NOT_JUDGED
+    } else {
+        crate::exit::FAILURE
+    }
 }

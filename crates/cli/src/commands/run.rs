@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use modlearn_propose::{ModelRef, ProviderKind};
 use modlearn_record::{RunLayout, RunWriter, WriteError, copy_atomic, write_atomic};
-use modlearn_runner::{LearnEvent, LearnSettings, LearnedCandidate, candidate_places, learn, report_from_attempts, write_candidate};
+use modlearn_runner::{LearnEvent, ModelEndpoint, LearnSettings, LearnedCandidate, candidate_places, learn, report_from_attempts, write_candidate};
 use modlearn_spec::{LoadedSpec, spec_slug};
 use modlearn_types::{RunReport, SpecSummary};
 use serde::{Deserialize, Serialize};
@@ -76,6 +76,10 @@ pub fn run(args: RunArgs) -> Result<u8, CliError> {
         );
     }
     let proposer = proposer::build(&model, &state, &run_dir)?;
+    let endpoint = ModelEndpoint { base_url: state.base_url.as_deref(), prices: state.prices.as_deref(), cache_dir: &state.cache_dir };
+    super::prices::check(&model, "--model", &endpoint, state.max_usd)?;
+    let continuing = if args.resume.is_some() { modlearn_record::Continuing::Run } else { modlearn_record::Continuing::Nothing };
+    let _claim = super::claim_run_dir(&run_dir, continuing)?;
     let scenarios = Arc::new(super::scenarios_with_envs(&loaded)?);
     let slug = spec_slug(&loaded.spec);
     let planned = state.candidates * state.rounds as usize;
@@ -110,6 +114,8 @@ pub fn run(args: RunArgs) -> Result<u8, CliError> {
             max_usd: state.max_usd,
         };
         defaults.eval_model = Some(super::eval_model::build(&wanted, tokio.handle().clone())?);
+        let eval_endpoint = ModelEndpoint { base_url: wanted.base_url, ..endpoint };
+        super::prices::check(&super::eval_model::check(eval_model)?, "--eval-model", &eval_endpoint, state.max_usd)?;
     }
     let settings = LearnSettings {
         candidates: state.candidates,
@@ -163,7 +169,8 @@ pub fn run(args: RunArgs) -> Result<u8, CliError> {
     let mut report = report_from_attempts(spec_summary, attempts, outcome.selected, None);
     report.learning = Some(outcome.learning);
     promote(&mut report, &outcome.candidates, outcome.selected, state.promote.as_deref())?;
-    super::finish_run(&writer, &report, args.json)
+    let unrun = super::prompt_checks_not_run(&scenarios, settings.eval.eval_model.is_some());
+    super::finish_run(&writer, &report, args.json, unrun)
 }
 
 fn promote(

@@ -24,7 +24,20 @@ pub fn run(args: ValidateArgs) -> Result<u8, CliError> {
         if args.eval_model.eval_model.is_some() {
             return Err(CliError::usage("`--eval-model` only drives the mutants' prompt scenarios").hint("add `--mutants`"));
         }
-        println!("{summary}");
+        if args.json {
+            let json = ValidJson {
+                spec: args.spec.display().to_string(),
+                valid: true,
+                scenarios: scenarios.len(),
+                hidden,
+                assertions,
+                max_score,
+                warnings: loaded.warnings.iter().map(ToString::to_string).collect(),
+            };
+            println!("{}", serde_json::to_string_pretty(&json).expect("the summary serializes"));
+        } else {
+            println!("{summary}");
+        }
         return Ok(SUCCESS);
     }
     // The same engines and limits as `modlearn eval` with its defaults; with `--eval-model`,
@@ -48,6 +61,20 @@ pub fn run(args: ValidateArgs) -> Result<u8, CliError> {
         print!("{}", render::mutant_report(&report));
     }
     Ok(if report.survivors().next().is_some() { FAILURE } else { SUCCESS })
+}
+
+/// `validate --json` without `--mutants`: the spec's shape. An invalid spec exits 2 with every
+/// problem on stderr, as without `--json`.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct ValidJson {
+    spec: String,
+    valid: bool,
+    scenarios: usize,
+    hidden: usize,
+    assertions: usize,
+    max_score: usize,
+    warnings: Vec<String>,
 }
 
 #[derive(Serialize)]

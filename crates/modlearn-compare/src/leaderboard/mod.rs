@@ -14,7 +14,7 @@ use crate::{Comparison, Job, JobOutcome};
 mod rows;
 
 pub use rows::{
-    BootstrapSettings, Difference, JobCounts, Leaderboard, ModelRow, ModelTiming, PairRow, SpecCell, SpecRow, Timings,
+    BootstrapSettings, Difference, FailedJob, JobCounts, Leaderboard, ModelRow, ModelTiming, PairRow, SpecCell, SpecRow, Timings,
 };
 
 /// Significance level of the paired test's verdict.
@@ -79,7 +79,22 @@ pub fn build_leaderboard(comparison: &Comparison, outcomes: &[JobOutcome]) -> Le
     let facts: Vec<JobFacts<'_>> =
         sorted.iter().filter_map(|outcome| outcome.report.as_ref().map(|report| JobFacts::new(outcome.job, report, &k))).collect();
     let finished: std::collections::BTreeSet<Job> = facts.iter().map(|fact| fact.job).collect();
-    let not_run = comparison.jobs().into_iter().filter(|job| !finished.contains(job)).map(|job| comparison.job_dir(job)).collect();
+    let failed_outcomes: Vec<&&JobOutcome> = sorted.iter().filter(|outcome| outcome.status == crate::JobStatus::Failed).collect();
+    let failed: Vec<FailedJob> = failed_outcomes
+        .iter()
+        .map(|outcome| FailedJob {
+            model: comparison.models[outcome.job.model].clone(),
+            spec: comparison.specs[outcome.job.spec].slug.clone(),
+            dir: comparison.job_dir(outcome.job),
+            reason: outcome.reason.clone().unwrap_or_default(),
+        })
+        .collect();
+    let not_run = comparison
+        .jobs()
+        .into_iter()
+        .filter(|job| !finished.contains(job) && !failed_outcomes.iter().any(|outcome| outcome.job == *job))
+        .map(|job| comparison.job_dir(job))
+        .collect();
 
     let mut models: Vec<(usize, ModelRow, ModelTiming)> = (0..comparison.models.len())
         .map(|model| {
@@ -127,7 +142,7 @@ pub fn build_leaderboard(comparison: &Comparison, outcomes: &[JobOutcome]) -> Le
         kind: "modlearn_leaderboard".to_owned(),
         version: 1,
         comparison: comparison.clone(),
-        jobs: JobCounts { planned: comparison.models.len() * comparison.specs.len() * comparison.repeat, finished: facts.len(), not_run },
+        jobs: JobCounts { planned: comparison.models.len() * comparison.specs.len() * comparison.repeat, finished: facts.len(), not_run, failed },
         k,
         models,
         specs,
@@ -241,12 +256,7 @@ fn pair_row(comparison: &Comparison, facts: &[JobFacts<'_>], first: usize, secon
         .map(|DifferenceInterval { estimate, low, high }| Difference { estimate: round(estimate), low: round(low), high: round(high) });
     let (name_a, name_b) = (&comparison.models[first], &comparison.models[second]);
     let significant = p < ALPHA && first_only != second_only;
-    let verdict = if significant {
-        let (better, worse) = if first_only > second_only { (name_a, name_b) } else { (name_b, name_a) };
-        format!("{better} better than {worse}, {}", format_p(p))
-    } else {
-        format!("no significant difference, {}", format_p(p))
-    };
+    let verdict = verdict(name_a, name_b, first_only, second_only, p, significant, difference.as_ref(), clusters.len());
     PairRow {
         first: name_a.clone(),
         second: name_b.clone(),
@@ -259,6 +269,44 @@ fn pair_row(comparison: &Comparison, facts: &[JobFacts<'_>], first: usize, secon
         difference,
         significant,
         verdict,
+    }
+}
+
+/// The verdict of a pair. McNemar's exact test is the one primary test: it alone decides. The
+/// bootstrap interval only says how large the difference is; where it would read otherwise (it
+/// excludes 0 without a significant test, or spans 0 with one) the verdict says so, so the two
+/// never seem to conclude different things.
+#[allow(clippy::too_many_arguments, reason = "one pair's counts and tests, named at the call")]
+fn verdict(
+    name_a: &str,
+    name_b: &str,
+    first_only: usize,
+    second_only: usize,
+    p: f64,
+    significant: bool,
+    difference: Option<&Difference>,
+    clusters: usize,
+) -> String {
+    let excludes_zero = difference.is_some_and(|d| d.low > 0.0 || d.high < 0.0);
+    if clusters == 0 {
+        return "nothing to compare: no (spec, repeat) where both models finished".to_owned();
+    }
+    if significant {
+        let (better, worse) = if first_only > second_only { (name_a, name_b) } else { (name_b, name_a) };
+        let mut verdict = format!("{better} better than {worse}, {}", format_p(p));
+        if difference.is_some() && !excludes_zero {
+            verdict.push_str(" (the interval spans 0: the difference varies between specs and repeats)");
+        }
+        verdict
+    } else {
+        let mut verdict = format!("no significant difference, {}", format_p(p));
+        if excludes_zero {
+            verdict.push_str(&format!(
+                " (the interval excludes 0, but McNemar's test decides: {} discordant checks in {clusters} (spec, repeat) clusters are too few)",
+                first_only + second_only
+            ));
+        }
+        verdict
     }
 }
 

@@ -38,8 +38,25 @@ pub struct JobCounts {
     pub planned: usize,
     /// Jobs with results.
     pub finished: usize,
-    /// Run directories (relative) of jobs without results.
+    /// Run directories (relative) of jobs without results that did not fail (the budget).
     pub not_run: Vec<String>,
+    /// Jobs whose proposals could not be obtained, with the reason; left out of every number.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub failed: Vec<FailedJob>,
+}
+
+/// A job whose proposals could not be obtained.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct FailedJob {
+    /// `PROVIDER:NAME`.
+    pub model: String,
+    /// Spec slug.
+    pub spec: String,
+    /// Its run directory, relative.
+    pub dir: String,
+    /// Why.
+    pub reason: String,
 }
 
 /// One model's results.

@@ -55,7 +55,7 @@ fn comparison(repeat: usize) -> Comparison {
 
 fn outcome(model: usize, repeat: usize, report: Option<RunReport>) -> JobOutcome {
     let status = if report.is_some() { JobStatus::Finished } else { JobStatus::NotRun };
-    JobOutcome { job: Job { model, spec: 0, repeat }, status, report, resumed: false }
+    JobOutcome { job: Job { model, spec: 0, repeat }, status, report, reason: None, resumed: false }
 }
 
 #[test]
@@ -129,4 +129,43 @@ fn eval_model_cost_counts_in_the_models_cost() {
     assert_eq!(row("openai:weak").cost_usd, 1.0);
     assert_eq!(row("openai:weak").cost_per_passing_mod, Some(1.0));
     assert_eq!(row("openai:strong").cost_usd, 0.25);
+}
+
+/// Issue 11: "no significant difference, p=0.1250" beside an interval that
+/// excludes zero read as two verdicts. McNemar's test decides; the verdict
+/// says what the interval means when it reads otherwise.
+#[test]
+fn the_interval_never_contradicts_the_verdict() {
+    let good: &[bool] = &[true, true, true, true];
+    let one_off: &[bool] = &[true, true, true, false];
+    let outcomes: Vec<JobOutcome> =
+        (1..=4).flat_map(|r| [outcome(0, r, Some(report(&[one_off], 0.0))), outcome(1, r, Some(report(&[good], 0.0)))]).collect();
+    let board = build_leaderboard(&comparison(4), &outcomes);
+    let pair = &board.pairs[0];
+    assert_eq!((pair.first_only, pair.second_only), (4, 0));
+    assert!(!pair.significant);
+    let difference = pair.difference.unwrap();
+    assert!(difference.low > 0.0, "{difference:?}");
+    assert_eq!(
+        pair.verdict,
+        "no significant difference, p=0.1250 (the interval excludes 0, but McNemar's test decides: 4 discordant checks in 4 (spec, repeat) clusters are too few)"
+    );
+}
+
+/// A job whose proposals could not be obtained counts nowhere, and is named with its reason.
+#[test]
+fn failed_jobs_are_listed_with_the_reason_and_left_out() {
+    let good: &[bool] = &[true];
+    let failed = JobOutcome {
+        job: Job { model: 0, spec: 0, repeat: 1 },
+        status: JobStatus::Failed,
+        report: None,
+        reason: Some("candidate 001: no answer from the model: connection refused".into()),
+        resumed: false,
+    };
+    let board = build_leaderboard(&comparison(1), &[failed, outcome(1, 1, Some(report(&[good], 0.0)))]);
+    assert_eq!(board.jobs.finished, 1);
+    assert!(board.jobs.not_run.is_empty(), "{:?}", board.jobs.not_run);
+    assert_eq!(board.jobs.failed, vec![FailedJob { model: "openai:weak".into(), spec: "x".into(), dir: "runs/openai-weak/x/r1".into(), reason: "candidate 001: no answer from the model: connection refused".into() }]);
+    assert_eq!(board.models[1].jobs, 0, "no numbers from a failed job");
 }

@@ -86,7 +86,7 @@ pub fn render_html(leaderboard: &Leaderboard) -> String {
     page = if leaderboard.pairs.is_empty() {
         page.note("One model only: nothing to pair.")
     } else {
-        page.table(&pairs).note("Items are the checks of each spec and repeat, judged on both models' first candidates; McNemar's exact test on the items only one model passes, and a paired bootstrap interval of the check pass-rate difference.")
+        page.table(&pairs).note("Items are the checks of each spec and repeat, judged on both models' first candidates; the verdict is McNemar's exact test alone (on the items only one model passes, significant at p < 0.05); the paired bootstrap interval of the check pass-rate difference says how large the difference is and does not decide the verdict.")
     };
     page.render()
 }

@@ -16,7 +16,13 @@ pub fn render_junit(leaderboard: &Leaderboard) -> String {
             let Some(cell) = spec.cells.iter().find(|cell| cell.model == row.model) else { continue };
             let case = TestCase::new(&spec.spec, &row.model);
             let passing_runs = runs_passing(leaderboard, &row.model, &spec.spec);
-            suite = suite.case(if cell.jobs == 0 {
+            let failed: Vec<&crate::leaderboard::FailedJob> =
+                leaderboard.jobs.failed.iter().filter(|failed| failed.model == row.model && failed.spec == spec.spec).collect();
+            suite = suite.case(if let Some(first) = failed.first() {
+                // No proposals, no evidence: an error of the comparison, not the model failing the spec.
+                let detail: String = failed.iter().map(|failed| format!("{}: {}\n", failed.dir, failed.reason)).collect();
+                case.failure(&format!("{} job(s) failed: their proposals could not be obtained ({})", failed.len(), first.reason), &detail)
+            } else if cell.jobs == 0 {
                 case.skipped("not run: the budget was spent")
             } else if passing_runs == cell.jobs {
                 case

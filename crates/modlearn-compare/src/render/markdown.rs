@@ -20,6 +20,11 @@ pub fn render_markdown(leaderboard: &Leaderboard) -> String {
     );
     let _ = writeln!(out, "|---|---|---|{}---|---|---|---|---|---|", "---|".repeat(k_headers.len()));
     for row in &leaderboard.models {
+        if row.jobs == 0 {
+            // No evidence is not 0%.
+            let _ = writeln!(out, "| {} | `{}` | no finished job |{}", row.rank, row.model, " |".repeat(k_headers.len() + 6));
+            continue;
+        }
         let pass_at_k: Vec<String> = row.pass_at_k.iter().map(|&value| percent(value)).collect();
         let _ = writeln!(
             out,
@@ -58,9 +63,10 @@ pub fn render_markdown(leaderboard: &Leaderboard) -> String {
     } else {
         let _ = writeln!(
             out,
-            "Each item is one check of one spec and repeat, judged on both models' first candidates. McNemar's exact test \
-             counts the items only one model passes; the interval is a paired bootstrap ({} resamples of whole (spec, repeat) \
-             clusters, seed {}) of the check pass-rate difference.\n",
+            "Each item is one check of one spec and repeat, judged on both models' first candidates. The verdict is \
+             McNemar's exact test alone (on the items only one model passes, significant at p < 0.05); the interval is a \
+             paired bootstrap ({} resamples of whole (spec, repeat) clusters, seed {}) of the check pass-rate difference, \
+             which says how large the difference is and does not decide the verdict.\n",
             leaderboard.bootstrap.resamples, leaderboard.bootstrap.seed
         );
         out.push_str("| first | second | items | both pass | only first | only second | neither | McNemar p | difference (95% CI) | verdict |\n");

@@ -52,10 +52,13 @@ fn problems_are_data() {
     );
     assert_eq!(problem.message, "missing field");
     assert_eq!((problem.line, problem.column), (Some(14), Some(11)));
-    assert_eq!(
-        error.warnings[0].path,
-        "evaluation.scenarios[1].assertions[0].tool_name"
-    );
+    // The misspelt key beside it is an error too, naming the field it most likely means.
+    let unknown = error
+        .problems
+        .iter()
+        .find(|problem| problem.path.as_deref() == Some("evaluation.scenarios[1].assertions[0].tool_name"))
+        .expect("the unknown field is a problem");
+    assert_eq!(unknown.message, "unknown field; did you mean `toolName`?");
 }
 
 #[test]

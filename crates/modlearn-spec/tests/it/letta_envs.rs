@@ -260,20 +260,19 @@ fn round_trip_keeps_meaning() {
     }
 }
 
+/// Every field of Letta's env files is known (they load unchanged, above); any other field is an
+/// error naming the nearest known one, so a typo cannot make a spec weaker than it reads.
 #[test]
-fn raw_keeps_unknown_fields_for_the_snapshot() {
-    let source = PROMPT_ENV.replacen(
-        "\"name\": \"Hello tool\",",
-        "\"name\": \"Hello tool\", \"owner\": \"me\",",
-        1,
-    );
+fn unknown_fields_are_errors_with_the_nearest_name() {
+    let source = PROMPT_ENV
+        .replacen("\"name\": \"Hello tool\",", "\"name\": \"Hello tool\", \"owner\": \"me\",", 1)
+        .replacen("\"name\": \"negative-control\",", "\"name\": \"negative-control\", \"hiden\": true,", 1);
     let (_dir, path) = write_spec("hello.json", &source);
-    let loaded = load_spec(&path).unwrap();
-    assert_eq!(loaded.raw["owner"], "me");
-    assert_eq!(loaded.warnings.len(), 1);
+    let error = load_spec(&path).unwrap_err();
+    let problems: Vec<String> = error.problems.iter().map(|problem| format!("{}: {}", problem.path.as_deref().unwrap_or("."), problem.message)).collect();
     assert_eq!(
-        loaded.warnings[0].to_string(),
-        "owner: unknown field at line 2 column 25"
+        problems,
+        ["owner: unknown field", "evaluation.scenarios[1].hiden: unknown field; did you mean `hidden`?"]
     );
 }
 
