@@ -156,14 +156,14 @@ pub struct Engine {
 
 enum Backend {
     Local(Box<LocalEngine>),
-    Worker(WorkerEngine),
+    Worker(Box<WorkerEngine>),
 }
 
 impl Engine {
     /// Starts an engine with the host modules loaded and no candidate.
     pub fn new(options: EngineOptions) -> Result<Engine, EngineError> {
         let backend = match crate::worker::isolation() {
-            Some(isolation) => Backend::Worker(WorkerEngine::spawn(isolation, &options)?),
+            Some(isolation) => Backend::Worker(Box::new(WorkerEngine::spawn(isolation, &options)?)),
             None => Backend::Local(Box::new(LocalEngine::new(options)?)),
         };
         Ok(Engine { backend })

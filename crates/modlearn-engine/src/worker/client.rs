@@ -182,7 +182,7 @@ impl Zygote {
         let (ours, theirs) = socket_pair(libc::SOCK_STREAM).map_err(|error| startup(error.to_string()))?;
         let replies = self.spawn.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
         use std::os::fd::AsRawFd;
-        send_packet(&*self.control, &ControlRequest::Spawn { options: options.clone() }, Some(theirs.as_raw_fd()))
+        send_packet(&*self.control, &ControlRequest::Spawn { options: Box::new(options.clone()) }, Some(theirs.as_raw_fd()))
             .map_err(|error| startup(format!("the zygote is gone ({error})")))?;
         drop(theirs);
         match replies.recv_timeout(SPAWN_DEADLINE) {

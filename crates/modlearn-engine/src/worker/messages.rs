@@ -14,7 +14,7 @@ pub(crate) enum ControlRequest {
     /// Fork an engine; its end of the engine socket rides along.
     Spawn {
         /// The engine's settings (the heap cap is the zygote's own).
-        options: EngineOptions,
+        options: Box<EngineOptions>,
     },
     /// Kill an engine that is still running (the zygote knows it has not been reaped).
     Kill {

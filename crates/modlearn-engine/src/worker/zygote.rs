@@ -49,7 +49,7 @@ pub(crate) fn run(control: OwnedFd, memory_limit: usize) -> ! {
                 match unsafe { libc::fork() } {
                     0 => {
                         let booted = booted.take().expect("the template runtime is kept for every fork");
-                        serve_engine(booted, options, engine_socket, control);
+                        serve_engine(booted, *options, engine_socket, control);
                     }
                     -1 => {
                         let message = format!("fork failed: {}", std::io::Error::last_os_error());
