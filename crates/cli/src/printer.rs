@@ -351,13 +351,7 @@ pub fn printable(text: &str, max: usize) -> String {
 }
 
 fn result_word(attempt: &Attempt) -> &'static str {
-    if attempt.error.is_some() {
-        "ERROR"
-    } else if attempt.passed {
-        "PASS"
-    } else {
-        "FAIL"
-    }
+    attempt.result_word()
 }
 
 /// The summary table of a run, then the selection and where the reports are.

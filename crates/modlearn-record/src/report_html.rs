@@ -130,13 +130,7 @@ pub fn render_run_html(report: &RunReport) -> String {
 }
 
 fn result_word(attempt: &Attempt) -> &'static str {
-    if attempt.error.is_some() {
-        "ERROR"
-    } else if attempt.passed {
-        "PASS"
-    } else {
-        "FAIL"
-    }
+    attempt.result_word()
 }
 
 /// A link to the candidate's own report.md (relative: the run directory moves as a whole).
