@@ -112,19 +112,21 @@ fn no_hostile_candidate_takes_the_run_down_or_passes() {
 
 #[test]
 fn a_forging_mod_is_judged_as_it_is() {
-    // The judge sees the interval the mod leaks, whatever the mod did to reach it.
+    // The judge sees the interval each mod leaks, whatever the mod did to hide it.
     let context = TestContext::new();
-    let attack = format!("{FIXTURES}/forges-judge.js");
-    let (_, report, _) = eval(&context, "forge", "specs/turn-reminder.json", &[&attack]);
-    let checks: Vec<&Value> = report["attempts"][0]["scenarios"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .flat_map(|scenario| scenario["checks"].as_array().unwrap())
-        .collect();
-    let disposes = checks.iter().find(|check| check["type"] == "disposes_cleanly").expect("a disposes_cleanly check");
-    assert_eq!(disposes["passed"], false, "{disposes}");
-    assert!(disposes["message"].as_str().unwrap().contains("interval"), "{disposes}");
+    for forger in ["forges-judge.js", "forges-json-arrays.js"] {
+        let attack = format!("{FIXTURES}/{forger}");
+        let (_, report, _) = eval(&context, forger, "specs/turn-reminder.json", &[&attack]);
+        let checks: Vec<&Value> = report["attempts"][0]["scenarios"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .flat_map(|scenario| scenario["checks"].as_array().unwrap())
+            .collect();
+        let disposes = checks.iter().find(|check| check["type"] == "disposes_cleanly").expect("a disposes_cleanly check");
+        assert_eq!(disposes["passed"], false, "{forger}: {disposes}");
+        assert!(disposes["message"].as_str().unwrap().contains("interval"), "{forger}: {disposes}");
+    }
 }
 
 #[test]

@@ -27,6 +27,8 @@ function toPlain(value, ancestors) {
       const converted = toPlain(item, ancestors);
       return converted === undefined ? null : converted;
     });
+    // Arrays too: JSON.stringify asks each for a toJSON, which Array.prototype would inherit.
+    Object.setPrototypeOf(plain, null);
   } else {
     // No prototype: JSON.stringify must not find a toJSON a mod put on Object.prototype.
     plain = Object.create(null);
