@@ -65,8 +65,22 @@ impl Tmux {
             return None;
         }
         let number = |at: usize| parts.get(at).and_then(|s| s.parse::<i32>().ok());
-        // tmux may mark the pane dead a moment before it has the status.
-        number(1).or_else(|| number(2).map(|signal| -signal))
+        // tmux (3.3a) can mark the pane dead on the pty's end and then miss the
+        // SIGCHLD, leaving the command an unreaped zombie with no status: read
+        // the status the kernel keeps for the zombie instead.
+        number(1).or_else(|| number(2).map(|signal| -signal)).or_else(|| self.zombie_status())
+    }
+
+    fn zombie_status(&self) -> Option<i32> {
+        let pid = self.tmux(&["display-message", "-p", "-t", "t", "#{pane_pid}"]);
+        let stat = std::fs::read_to_string(format!("/proc/{}/stat", pid.trim())).ok()?;
+        // Fields after the command name; field 3 (state) comes first, field 52 is exit_code.
+        let fields: Vec<&str> = stat.rsplit_once(')')?.1.split_whitespace().collect();
+        if fields.first() != Some(&"Z") {
+            return None;
+        }
+        let status: i32 = fields.get(52 - 3)?.parse().ok()?;
+        Some(if status & 0x7f == 0 { (status >> 8) & 0xff } else { -(status & 0x7f) })
     }
 
     fn wait_for_exit(&self, within: Duration) -> i32 {
