@@ -84,6 +84,11 @@ const ATTACKS: &[(&str, &str, &str, Option<&str>)] = &[
     ("wasm-grow.js", "specs/uv-pip.json", "candidates/uv-pip/good-return-args.ts", None),
     ("huge-messages.js", "specs/uv-pip.json", "candidates/uv-pip/good-return-args.ts", None),
     ("reads-host-clues.js", "specs/turn-reminder.json", "candidates/turn-reminder/good-push-disposer.js", None),
+    ("forges-json-arrays.js", "specs/turn-reminder.json", "candidates/turn-reminder/good-push-disposer.js", None),
+    ("hides-promise-stack-limit.js", "specs/turn-reminder.json", "candidates/turn-reminder/good-push-disposer.js", None),
+    ("hides-promise-stack-prepare.js", "specs/turn-reminder.json", "candidates/turn-reminder/good-push-disposer.js", None),
+    ("forges-aborted.js", "specs/lifecycle.json", "candidates/lifecycle/good-notes.ts", None),
+    ("hides-global-growth.ts", "specs/lifecycle.json", "candidates/lifecycle/good-notes.ts", None),
 ];
 
 #[test]
@@ -125,6 +130,24 @@ fn a_forging_mod_is_judged_as_it_is() {
     let disposes = checks.iter().find(|check| check["type"] == "disposes_cleanly").expect("a disposes_cleanly check");
     assert_eq!(disposes["passed"], false, "{disposes}");
     assert!(disposes["message"].as_str().unwrap().contains("interval"), "{disposes}");
+}
+
+#[test]
+fn a_mod_cannot_choose_the_seed_it_is_judged_with() {
+    // A request that leaves out the seed must not read one from Object.prototype.
+    let context = TestContext::new();
+    let attack = format!("{FIXTURES}/forges-seed.js");
+    let (_, report, _) = eval(&context, "seed", "specs/lifecycle.json", &[&attack]);
+    let checks: Vec<&Value> = report["attempts"][0]["scenarios"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|scenario| scenario["checks"].as_array().unwrap())
+        .collect();
+    for kind in ["deterministic", "isolated_conversations"] {
+        let check = checks.iter().find(|check| check["type"] == kind).unwrap_or_else(|| panic!("a {kind} check"));
+        assert_eq!(check["passed"], false, "{check}");
+    }
 }
 
 #[test]

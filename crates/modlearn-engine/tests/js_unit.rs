@@ -43,3 +43,8 @@ fn permission_compose() {
 fn lifecycle() {
     run("lifecycle.test.js");
 }
+
+#[test]
+fn abort() {
+    run("abort.test.js");
+}
