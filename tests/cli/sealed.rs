@@ -89,6 +89,8 @@ const ATTACKS: &[(&str, &str, &str, Option<&str>)] = &[
     ("hides-promise-stack-prepare.js", "specs/turn-reminder.json", "candidates/turn-reminder/good-push-disposer.js", None),
     ("forges-aborted.js", "specs/lifecycle.json", "candidates/lifecycle/good-notes.ts", None),
     ("hides-global-growth.ts", "specs/lifecycle.json", "candidates/lifecycle/good-notes.ts", None),
+    ("wide-messages.js", "specs/turn-reminder.json", "candidates/turn-reminder/good-push-disposer.js", None),
+    ("chatty.js", "specs/uv-pip.json", "candidates/uv-pip/good-return-args.ts", None),
 ];
 
 #[test]

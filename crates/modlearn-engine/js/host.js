@@ -229,6 +229,7 @@ class Host {
   takeConsole() {
     const taken = { lines: consoleBuffer.lines, dropped: consoleBuffer.dropped };
     consoleBuffer.lines = [];
+    consoleBuffer.chars = 0;
     consoleBuffer.dropped = 0;
     return taken;
   }

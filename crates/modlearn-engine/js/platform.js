@@ -123,8 +123,13 @@ function seededRandom() {
   return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
 }
 
-/** Console lines the candidate printed, capped so a chatty mod cannot fill memory. */
-export const consoleBuffer = { lines: [], dropped: 0, limit: 1000 };
+/**
+ * Console lines the candidate printed, capped so a chatty mod cannot fill
+ * memory or a run directory: at most `limit` lines and `charLimit`
+ * characters between two takes (one scenario's console.log); later lines
+ * are only counted.
+ */
+export const consoleBuffer = { lines: [], chars: 0, dropped: 0, limit: 1000, charLimit: 64 * 1024 };
 
 function formatArg(arg) {
   if (typeof arg === "string") return arg;
@@ -139,11 +144,13 @@ function formatArg(arg) {
 
 function makeConsole() {
   const write = (level) => (...args) => {
-    if (consoleBuffer.lines.length >= consoleBuffer.limit) {
+    if (consoleBuffer.lines.length >= consoleBuffer.limit || consoleBuffer.chars >= consoleBuffer.charLimit) {
       consoleBuffer.dropped++;
       return;
     }
-    consoleBuffer.lines.push({ level, text: boundText(args.map(formatArg).join(" ")) });
+    const text = boundText(args.map(formatArg).join(" "));
+    consoleBuffer.chars += typeof text === "string" ? text.length : 0;
+    consoleBuffer.lines.push({ level, text });
   };
   return {
     log: write("log"),
