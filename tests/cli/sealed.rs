@@ -135,6 +135,17 @@ fn a_forging_mod_is_judged_as_it_is() {
 }
 
 #[test]
+#[ignore = "open hole: no bound on the steps of one candidate; each of N handlers may spend the whole step budget, so a turn costs N x 250 ms of CPU (the engine's 600 s RLIMIT_CPU is the only bound). Needs a per-candidate (or per-operation) allowance of timed-out steps in the engine driver."]
+fn many_slow_handlers_still_end_within_the_bound() {
+    let context = TestContext::new();
+    let attack = format!("{FIXTURES}/many-slow-handlers.js");
+    let good = "candidates/turn-reminder/good-push-disposer.js";
+    let (code, report, _) = eval(&context, "many-slow", "specs/turn-reminder.json", &[&attack, good]);
+    assert_eq!(code, 0);
+    assert_eq!(attempt(&report, &attack)["passed"], false);
+}
+
+#[test]
 fn a_mod_cannot_choose_the_seed_it_is_judged_with() {
     // A request that leaves out the seed must not read one from Object.prototype.
     let context = TestContext::new();
