@@ -24,20 +24,26 @@ fn eval(context: &TestContext, run: &str, spec: &str, candidates: &[&str]) -> (i
     let run_dir = context.path(run);
     let mut command = context.command(&["eval", spec]);
     command.args(candidates).args(["--handler-timeout", "250ms", "--memory-limit", "32", "--json", "--run-dir"]);
-    command.arg(&run_dir).stdout(Stdio::piped()).stderr(Stdio::piped());
+    // Files, not pipes: a pipe nobody reads while the run goes on fills up and stalls it.
+    let (stdout, stderr) = (context.path(&format!("{run}.stdout")), context.path(&format!("{run}.stderr")));
+    command.arg(&run_dir);
+    command.stdout(Stdio::from(std::fs::File::create(&stdout).unwrap()));
+    command.stderr(Stdio::from(std::fs::File::create(&stderr).unwrap()));
     let started = Instant::now();
     let mut child = command.spawn().expect("modlearn runs");
-    while child.try_wait().expect("wait").is_none() {
+    let status = loop {
+        if let Some(status) = child.try_wait().expect("wait") {
+            break status;
+        }
         if started.elapsed() > RUN_BOUND {
             let _ = child.kill();
             panic!("`modlearn eval {spec} {candidates:?}` did not end within {RUN_BOUND:?}");
         }
         std::thread::sleep(Duration::from_millis(50));
-    }
-    let output = child.wait_with_output().expect("output");
-    let code = output.status.code().unwrap_or_else(|| panic!("modlearn died: {:?}", output.status));
+    };
+    let code = status.code().unwrap_or_else(|| panic!("modlearn died: {status:?}"));
     let report = std::fs::read_to_string(run_dir.join("report.json"))
-        .unwrap_or_else(|error| panic!("no report.json ({error}): {}", String::from_utf8_lossy(&output.stderr)));
+        .unwrap_or_else(|error| panic!("no report.json ({error}): {}", std::fs::read_to_string(&stderr).unwrap_or_default()));
     let size = directory_size(&run_dir);
     assert!(size < DISK_BOUND, "{run}: the run directory holds {size} bytes");
     (code, serde_json::from_str(&report).unwrap(), started.elapsed())
@@ -84,6 +90,14 @@ const ATTACKS: &[(&str, &str, &str, Option<&str>)] = &[
     ("wasm-grow.js", "specs/uv-pip.json", "candidates/uv-pip/good-return-args.ts", None),
     ("huge-messages.js", "specs/uv-pip.json", "candidates/uv-pip/good-return-args.ts", None),
     ("reads-host-clues.js", "specs/turn-reminder.json", "candidates/turn-reminder/good-push-disposer.js", None),
+    ("forges-json-arrays.js", "specs/turn-reminder.json", "candidates/turn-reminder/good-push-disposer.js", None),
+    ("hides-promise-stack-limit.js", "specs/turn-reminder.json", "candidates/turn-reminder/good-push-disposer.js", None),
+    ("hides-promise-stack-prepare.js", "specs/turn-reminder.json", "candidates/turn-reminder/good-push-disposer.js", None),
+    ("forges-aborted.js", "specs/lifecycle.json", "candidates/lifecycle/good-notes.ts", None),
+    ("hides-global-growth.ts", "specs/lifecycle.json", "candidates/lifecycle/good-notes.ts", None),
+    ("wide-messages.js", "specs/turn-reminder.json", "candidates/turn-reminder/good-push-disposer.js", None),
+    ("chatty.js", "specs/uv-pip.json", "candidates/uv-pip/good-return-args.ts", None),
+    ("many-slow-handlers.js", "specs/turn-reminder.json", "candidates/turn-reminder/good-push-disposer.js", Some("timeout")),
 ];
 
 #[test]
@@ -126,6 +140,24 @@ fn a_forging_mod_is_judged_as_it_is() {
         let disposes = checks.iter().find(|check| check["type"] == "disposes_cleanly").expect("a disposes_cleanly check");
         assert_eq!(disposes["passed"], false, "{forger}: {disposes}");
         assert!(disposes["message"].as_str().unwrap().contains("interval"), "{forger}: {disposes}");
+    }
+}
+
+#[test]
+fn a_mod_cannot_choose_the_seed_it_is_judged_with() {
+    // A request that leaves out the seed must not read one from Object.prototype.
+    let context = TestContext::new();
+    let attack = format!("{FIXTURES}/forges-seed.js");
+    let (_, report, _) = eval(&context, "seed", "specs/lifecycle.json", &[&attack]);
+    let checks: Vec<&Value> = report["attempts"][0]["scenarios"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|scenario| scenario["checks"].as_array().unwrap())
+        .collect();
+    for kind in ["deterministic", "isolated_conversations"] {
+        let check = checks.iter().find(|check| check["type"] == kind).unwrap_or_else(|| panic!("a {kind} check"));
+        assert_eq!(check["passed"], false, "{check}");
     }
 }
 

@@ -16,9 +16,9 @@ import { freshContext } from "./context.js";
 import { toJson } from "./json.js";
 import { OPERATIONS } from "./operations.js";
 import { installPromiseTracking, recordGlobalBaseline } from "./lifecycle.js";
-import { abortHooks } from "./abort.js";
+import { abortHooks, signalOf as controllerSignal } from "./abort.js";
 import { HOST_METHODS, OPERATION_NAMES } from "./protocol.js";
-import { sealGlobals } from "./seal.js";
+import { hostStack, sealGlobals } from "./seal.js";
 import { installWeb } from "./web/install.js";
 import { seedWorld, worldSnapshot } from "./world.js";
 
@@ -97,7 +97,7 @@ class Host {
   }
 
   signalOf(owner) {
-    return (this.registry.controllers[owner.id] ?? owner.controller).signal;
+    return controllerSignal(this.registry.controllers[owner.id] ?? owner.controller);
   }
 
   notify(owner, message) {
@@ -152,8 +152,9 @@ class Host {
     return { generation: this.registry.generation };
   }
 
-  start({ op, ...args }) {
-    const Operation = OPERATIONS[op];
+  start(args) {
+    const op = args.op;
+    const Operation = Object.hasOwn(OPERATIONS, op) ? OPERATIONS[op] : undefined;
     if (!Operation) throw new Error(`unknown operation '${op}'`);
     this.operation = new Operation(this, args);
     return { steps: this.operation.stepCount() };
@@ -260,7 +261,7 @@ const host = new Host();
 // Lifecycle checks: tag promises mod code constructs (a stack with any of the
 // candidate's frames; host frames are filtered out by prepareStackTrace), and
 // remember the globals that exist before any mod runs.
-installPromiseTracking(globalThis, () => host.lastOwner, () => /\n {4}at /.test(new Error().stack ?? ""));
+installPromiseTracking(globalThis, () => host.lastOwner, () => /\n {4}at /.test(hostStack() ?? ""));
 // The Rust side calls `seal` once the host is booted (see Host.seal).
 // A throwing letta.signal listener must not break the abort (and the dispose) it runs in.
 abortHooks.onListenerError = (error, reason) =>
@@ -287,5 +288,9 @@ const METHODS = new Set(HOST_METHODS);
 globalThis.__modlearnHost = (method, json) => {
   if (!METHODS.has(method)) throw new Error(`unknown host method '${method}'`);
   const args = json === undefined || json === "" ? {} : JSON.parse(json);
+  // The operations destructure their arguments with defaults: an argument the
+  // Rust side leaves out must read as missing, not as what a mod put on
+  // Object.prototype (a seed, a conversation, a clock move of its choosing).
+  if (args !== null && typeof args === "object" && !Array.isArray(args)) Object.setPrototypeOf(args, null);
   return toJson(host[method](args));
 };

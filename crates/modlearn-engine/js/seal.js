@@ -109,6 +109,59 @@ function lockIntrinsics(global) {
   freeze(Function.prototype);
 }
 
+/** How deep the host looks into a stack to find a candidate's frame (`hostStack`). */
+const HOST_STACK_LIMIT = 16;
+
+/** The engine's own stackTraceLimit accessors, which only the host keeps. */
+let nativeStackLimit = null;
+
+/**
+ * Error.prepareStackTrace is the host's for good: whatever function sits
+ * there is handed call sites whose getThis() and getFunction() are the real
+ * receiver and function of every frame on the stack, the host's frames (its
+ * operations, the host object itself) included. A mod's assignment is
+ * accepted and ignored. Error.stackTraceLimit stays the mod's to set (it
+ * shapes its own stacks), but its property cannot be replaced, and the host
+ * reads the stacks it relies on with a limit of its own (`hostStack`).
+ */
+function lockStackTraces(global) {
+  const ErrorConstructor = global.Error;
+  const prepare = ErrorConstructor.prepareStackTrace;
+  Object.defineProperty(ErrorConstructor, "prepareStackTrace", {
+    configurable: false,
+    enumerable: false,
+    get: () => prepare,
+    set: () => {},
+  });
+  const limit = Object.getOwnPropertyDescriptor(ErrorConstructor, "stackTraceLimit");
+  if (limit && typeof limit.get === "function" && typeof limit.set === "function") {
+    nativeStackLimit = { get: limit.get, set: limit.set, owner: ErrorConstructor };
+    Object.defineProperty(ErrorConstructor, "stackTraceLimit", {
+      configurable: false,
+      enumerable: limit.enumerable,
+      get: () => limit.get.call(ErrorConstructor),
+      // Coerced here, in the mod's own call: the engine reads the limit on every error.
+      set: (value) => limit.set.call(ErrorConstructor, Number(value)),
+    });
+  }
+}
+
+/**
+ * The stack at the caller, as the host's prepareStackTrace formats it
+ * (candidate frames only), with the host's own limit whatever a mod set.
+ */
+export function hostStack() {
+  if (nativeStackLimit === null) return new Error().stack;
+  const { get, set, owner } = nativeStackLimit;
+  const saved = get.call(owner);
+  set.call(owner, HOST_STACK_LIMIT);
+  try {
+    return new Error().stack;
+  } finally {
+    set.call(owner, saved);
+  }
+}
+
 /** Seals `global`; run after everything else of the sandbox is installed. */
 export function sealGlobals(global) {
   removeBackendIntrinsics(global);
@@ -119,5 +172,6 @@ export function sealGlobals(global) {
   // A fresh realm would have none of this sealing; QuickJS's gc() is no platform's API.
   delete global.ShadowRealm;
   delete global.gc;
+  lockStackTraces(global);
   lockIntrinsics(global);
 }

@@ -123,7 +123,15 @@ pub(crate) struct LocalEngine {
     options: EngineOptions,
     load_count: u64,
     transpiled: Option<Transpiled>,
+    /// Steps stopped for running out of time, over the engine's life.
+    timed_out_steps: usize,
 }
+
+/// How many steps of one engine may run out of time before the rest are
+/// failed unrun. Each step gets the whole budget, so without it a mod with
+/// N spinning handlers costs N budgets a turn; a mod that times out this
+/// often fails either way.
+const TIMED_OUT_STEP_ALLOWANCE: usize = 4;
 
 impl LocalEngine {
     pub(crate) fn new(options: EngineOptions) -> Result<LocalEngine, EngineError> {
@@ -134,7 +142,7 @@ impl LocalEngine {
     pub(crate) fn from_booted(mut booted: Booted, options: EngineOptions) -> Result<LocalEngine, EngineError> {
         debug_assert_eq!(booted.memory_limit, options.memory_limit, "the runtime's heap cap is fixed at boot");
         let watchdog = Watchdog::new(booted.runtime.v8_isolate().thread_safe_handle());
-        let mut engine = LocalEngine { booted, watchdog, options, load_count: 0, transpiled: None };
+        let mut engine = LocalEngine { booted, watchdog, options, load_count: 0, transpiled: None, timed_out_steps: 0 };
         let config = json!({
             "profile": engine.options.profile,
             "context": engine.options.context,
@@ -201,9 +209,22 @@ impl LocalEngine {
         let StepCount { steps } = parse(&self.call(HostMethod::Start, &args)?).map_err(EngineError::Host)?;
         for index in 0..steps {
             on_step(index);
-            if let StepEnd::Stopped { fault, message } = self.run_step(index)? {
-                self.call(HostMethod::Fail, &json!({ "index": index, "fault": fault, "message": message }))?;
-            }
+            let (fault, message) = if self.timed_out_steps >= TIMED_OUT_STEP_ALLOWANCE {
+                let message = format!(
+                    "not run: {} earlier steps of this candidate ran out of time, and no more are given",
+                    self.timed_out_steps
+                );
+                ("timeout", message)
+            } else {
+                match self.run_step(index)? {
+                    StepEnd::Settled => continue,
+                    StepEnd::Stopped { fault, message } => {
+                        self.timed_out_steps += usize::from(fault == "timeout");
+                        (fault, message)
+                    }
+                }
+            };
+            self.call(HostMethod::Fail, &json!({ "index": index, "fault": fault, "message": message }))?;
         }
         self.call(HostMethod::Finish, &json!({}))
     }

@@ -53,3 +53,8 @@ fn platform() {
 fn live_compare() {
     run("live-compare.test.js");
 }
+
+#[test]
+fn abort() {
+    run("abort.test.js");
+}
