@@ -78,44 +78,41 @@ fn bun_available() -> bool {
         .is_ok_and(|s| s.success())
 }
 
-/// Runs `run-letta.ts` with `args`; its JSON, or why there is none.
+/// Runs `run-letta.ts` with `args`; its JSON, or why there is none. Letta runs mods
+/// unsandboxed, so each run gets a fresh home directory: mods that keep state under `~` start
+/// from a clean machine, as in modlearn's virtual world, and leave this one alone. Output goes
+/// to files: a pipe nobody reads while the harness runs would fill and stall it.
 fn run_letta(letta_dir: &Path, args: &[&str]) -> Result<Value, String> {
+    let home = tempfile::tempdir().map_err(|error| error.to_string())?;
+    let (stdout, stderr) = (home.path().join("stdout.json"), home.path().join("stderr.txt"));
+    let file = |path: &Path| std::fs::File::create(path).map(Stdio::from).map_err(|error| error.to_string());
     let mut child = Command::new("bun")
         .arg(repo_root().join("tests/letta-diff/run-letta.ts"))
         .args(args)
         .env("LETTA_CODE_DIR", letta_dir)
+        .env("HOME", home.path())
         .current_dir(repo_root())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
+        .stdout(file(&stdout)?)
+        .stderr(file(&stderr)?)
         .spawn()
         .map_err(|error| format!("bun: {error}"))?;
     let started = Instant::now();
-    while child
-        .try_wait()
-        .map_err(|error| error.to_string())?
-        .is_none()
-    {
+    let status = loop {
+        if let Some(status) = child.try_wait().map_err(|error| error.to_string())? {
+            break status;
+        }
         if started.elapsed() > LETTA_TIMEOUT {
             let _ = child.kill();
             let _ = child.wait();
-            return Err(format!(
-                "Letta's harness did not finish within {} s",
-                LETTA_TIMEOUT.as_secs()
-            ));
+            return Err(format!("Letta's harness did not finish within {} s", LETTA_TIMEOUT.as_secs()));
         }
         std::thread::sleep(Duration::from_millis(50));
+    };
+    if !status.success() {
+        return Err(format!("run-letta.ts {args:?} failed: {}", std::fs::read_to_string(&stderr).unwrap_or_default()));
     }
-    let output = child
-        .wait_with_output()
-        .map_err(|error| error.to_string())?;
-    if !output.status.success() {
-        return Err(format!(
-            "run-letta.ts {args:?} failed: {}",
-            String::from_utf8_lossy(&output.stderr)
-        ));
-    }
-    serde_json::from_slice(&output.stdout)
-        .map_err(|error| format!("run-letta.ts {args:?}: {error}"))
+    let output = std::fs::read(&stdout).map_err(|error| error.to_string())?;
+    serde_json::from_slice(&output).map_err(|error| format!("run-letta.ts {args:?}: {error}"))
 }
 
 /// modlearn's checks of every candidate, by (spec, candidate path) and then by
