@@ -123,15 +123,13 @@ pub(crate) struct LocalEngine {
     options: EngineOptions,
     load_count: u64,
     transpiled: Option<Transpiled>,
-    /// Steps stopped for running out of time, over the engine's life.
-    timed_out_steps: usize,
 }
 
-/// How many steps of one engine may run out of time before the rest are
+/// How many steps of one operation may run out of time before the rest are
 /// failed unrun. Each step gets the whole budget, so without it a mod with
-/// N spinning handlers costs N budgets a turn; a mod that times out this
-/// often fails either way.
-const TIMED_OUT_STEP_ALLOWANCE: usize = 4;
+/// N spinning handlers costs N budgets a turn; a mod that times out twice in
+/// one dispatch fails either way.
+const TIMED_OUT_STEPS_PER_OPERATION: usize = 2;
 
 impl LocalEngine {
     pub(crate) fn new(options: EngineOptions) -> Result<LocalEngine, EngineError> {
@@ -142,7 +140,7 @@ impl LocalEngine {
     pub(crate) fn from_booted(mut booted: Booted, options: EngineOptions) -> Result<LocalEngine, EngineError> {
         debug_assert_eq!(booted.memory_limit, options.memory_limit, "the runtime's heap cap is fixed at boot");
         let watchdog = Watchdog::new(booted.runtime.v8_isolate().thread_safe_handle());
-        let mut engine = LocalEngine { booted, watchdog, options, load_count: 0, transpiled: None, timed_out_steps: 0 };
+        let mut engine = LocalEngine { booted, watchdog, options, load_count: 0, transpiled: None };
         let config = json!({
             "profile": engine.options.profile,
             "context": engine.options.context,
@@ -207,19 +205,16 @@ impl LocalEngine {
     pub(crate) fn operate(&mut self, operation: &Operation, on_step: &mut dyn FnMut(usize)) -> Result<String, EngineError> {
         let args = serde_json::to_value(operation).map_err(|error| EngineError::Host(error.to_string()))?;
         let StepCount { steps } = parse(&self.call(HostMethod::Start, &args)?).map_err(EngineError::Host)?;
+        let mut timed_out = 0;
         for index in 0..steps {
             on_step(index);
-            let (fault, message) = if self.timed_out_steps >= TIMED_OUT_STEP_ALLOWANCE {
-                let message = format!(
-                    "not run: {} earlier steps of this candidate ran out of time, and no more are given",
-                    self.timed_out_steps
-                );
-                ("timeout", message)
+            let (fault, message) = if timed_out >= TIMED_OUT_STEPS_PER_OPERATION {
+                ("timeout", format!("not run: {timed_out} earlier steps of this operation ran out of time"))
             } else {
                 match self.run_step(index)? {
                     StepEnd::Settled => continue,
                     StepEnd::Stopped { fault, message } => {
-                        self.timed_out_steps += usize::from(fault == "timeout");
+                        timed_out += usize::from(fault == "timeout");
                         (fault, message)
                     }
                 }
