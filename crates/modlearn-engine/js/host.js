@@ -8,7 +8,7 @@
 // on the Rust side; a step that is stopped or never settles is reported back
 // with `fail`, and the operation carries on with the next step.
 
-import { advanceClock, clock, consoleBuffer, hostAccess, installSandbox, pendingTimers, seedRandom } from "./platform.js";
+import { advanceClock, clock, consoleBuffer, hostAccess, hostAccessDenied, installSandbox, pendingTimers, seedRandom } from "./platform.js";
 import { makeDiagnostic } from "./diagnostics.js";
 import { profileNamed, cloneCapabilities } from "./capabilities.js";
 import { createRegistry } from "./registry.js";
@@ -21,11 +21,15 @@ import { HOST_METHODS, OPERATION_NAMES } from "./protocol.js";
 import { hostStack, sealGlobals } from "./seal.js";
 import { installWeb } from "./web/install.js";
 import { seedWorld, worldSnapshot } from "./world.js";
+import { installRequire, requireReady, setBuiltins } from "./require.js";
 
 const core = installSandbox(globalThis);
 // Bun's platform, virtualised: web globals, `process`, and the world behind node:*.
 installWeb(globalThis);
 seedWorld();
+installRequire(globalThis, (what) => hostAccessDenied(what, "modlearn's sandbox does not provide this Node built-in yet"));
+// Evaluated now, inside the installed sandbox (see require.js); in before `seal`.
+import("./require-table.js").then(({ BUILTINS }) => setBuiltins(BUILTINS));
 
 /** Letta's learning-harness context: what every callback sees as ctx. */
 export const DEFAULT_CONTEXT = Object.freeze({
@@ -239,6 +243,7 @@ class Host {
    * the host relies on, and remember the globals that exist before any mod runs.
    */
   seal() {
+    if (!requireReady()) throw new Error("the Node built-ins for require did not load before the seal");
     sealGlobals(globalThis);
     recordGlobalBaseline(globalThis);
     return {};

@@ -3,6 +3,7 @@
 // Every step that calls mod code catches what it throws and records it, so
 // a step only fails on the Rust side (timeout, memory, never settles).
 
+import { modFile } from "./require.js";
 import { createLettaHandle } from "./letta.js";
 import { conversationHandle, withGetContextTrap } from "./context.js";
 import { beginEmission, applyResult, finishEmission, handlerFailed, snapshotBeforeHandler } from "./dispatch.js";
@@ -61,6 +62,8 @@ class LoadOperation {
       this.loadFailed(args.language === "ts" ? "transpile" : "import", error);
       return;
     }
+    // `__filename` for the mod: its virtual path, without the load query.
+    modFile.path = decodeURIComponent(String(args.specifier).replace(/^file:\/\//, "").replace(/[?#].*$/, ""));
     try {
       this.namespace = await import(args.specifier);
     } catch (error) {

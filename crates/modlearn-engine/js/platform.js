@@ -189,12 +189,6 @@ function installHostTraps(global) {
   // `process` and `fetch` are the virtual world's (node/process.js, web/network.js).
   const define = (name, descriptor) =>
     Object.defineProperty(global, name, { configurable: false, enumerable: false, ...descriptor });
-  define("require", {
-    value: function require(id) {
-      return deny(`require(${JSON.stringify(String(id))})`, "mods are ES modules and may import only files beside them");
-    },
-    writable: false,
-  });
   for (const name of ["XMLHttpRequest", "WebSocket", "EventSource"]) {
     define(name, {
       value: function blocked() {

@@ -35,6 +35,8 @@ host_sources!(
     "platform.js",
     "providers.js",
     "registry.js",
+    "require.js",
+    "require-table.js",
     "seal.js",
     "source-scan.js",
     "tool-result.js",

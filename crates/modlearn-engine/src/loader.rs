@@ -267,3 +267,18 @@ pub(crate) fn normalize(path: &Path) -> PathBuf {
     }
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::NODE_BUILTINS;
+
+    /// `require` (js/require-table.js) gives exactly the built-ins `import` resolves.
+    #[test]
+    fn require_and_import_know_the_same_built_ins() {
+        let table = crate::host_sources::host_module("require-table.js").expect("require-table.js is a host module");
+        let start = table.find("BUILTINS = Object.freeze({").expect("the BUILTINS table");
+        let names: Vec<&str> =
+            table[start..].lines().filter_map(|line| line.trim().strip_prefix('"')?.split('"').next()).collect();
+        assert_eq!(names, NODE_BUILTINS);
+    }
+}

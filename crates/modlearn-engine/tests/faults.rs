@@ -95,7 +95,7 @@ fn virtual_timers_fire_without_waiting() {
 fn host_access_is_denied_with_a_diagnostic() {
     for (source, what) in [
         ("export function activate() { process.exit(1); }", "process.exit(1)"),
-        ("export function activate() { require('fs'); }", "require(\"fs\")"),
+        ("export function activate() { require('node:zlib'); }", "require(\"node:zlib\")"),
         ("export function activate() { Deno.readTextFileSync('/etc/passwd'); }", "Deno"),
         ("import zlib from 'node:zlib';\nexport function activate() {}", "node:zlib"),
         ("import x from '../../etc/passwd.js';\nexport function activate() {}", "passwd.js"),
@@ -132,10 +132,11 @@ fn syntax_errors_fail_at_transpile_for_typescript_and_import_for_javascript() {
 fn the_host_function_and_deno_core_are_out_of_reach() {
     let mut engine = engine();
     let source = "export function activate(l) { l.events.on('tool_start', (e) => { e.args.seen = [typeof globalThis.__modlearnHost, typeof globalThis.__bootstrap, Object.getOwnPropertyNames(globalThis).filter((n) => n.startsWith('__') && !n.startsWith('__v8x')).join(',')].join('|'); }); }";
+    // `__filename` and `__dirname` are Bun's, naming the mod's own virtual place.
     let (loaded, diagnostics) = load(&mut engine, "m.js", source);
     assert!(loaded, "{diagnostics:#?}");
     let (event, _) = emit_tool_start(&mut engine);
-    assert_eq!(event["args"]["seen"], "undefined|undefined|");
+    assert_eq!(event["args"]["seen"], "undefined|undefined|__filename,__dirname");
 }
 
 #[test]

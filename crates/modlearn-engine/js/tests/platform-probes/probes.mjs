@@ -152,6 +152,18 @@ export function probe() {
   put("date.strings", () => [date.toString(), date.toDateString(), date.toTimeString(), date.toISOString(), date.toUTCString(), date.getTimezoneOffset(), new Date(2026, 0, 2, 3, 4).toISOString()]);
   put("intl.plural", () => [new Intl.PluralRules("en-US").select(1), new Intl.PluralRules("en-US").select(2), new Intl.PluralRules("en-US", { type: "ordinal" }).select(22)]);
   put("localeCompare", () => [["b", "a", "C", "á", "A"].sort((x, y) => x.localeCompare(y)), ["item10", "item2"].sort(new Intl.Collator("en", { numeric: true }).compare)]);
+  // Bun lets an ES module use require and __filename/__dirname; mods written for Bun do.
+  const codeOf = (id) => {
+    try {
+      require(id);
+      return "loaded";
+    } catch (error) {
+      return error.code ?? error.name;
+    }
+  };
+  put("require.builtins", () => [require("node:path") === path, require("path") === path, typeof require("node:fs").readFileSync, typeof require("crypto").createHash, require("node:util").format("%s=%d", "n", 3)]);
+  put("require.missing", () => [codeOf("./not-beside-me.js"), typeof require.resolve]);
+  put("require.module", () => [typeof module, typeof exports, typeof __dirname, __filename.endsWith("/probes.mjs"), __filename.startsWith(__dirname + "/")]);
   return out;
 }
 
