@@ -68,10 +68,8 @@ pub fn world_summary(worlds: &[&WorldState]) -> WorldSummary {
                     let entry = CommandEffect { command: short(command), via: via.clone(), exit_code: *exit_code };
                     push_new(&mut summary.commands, entry, &mut cut);
                 }
-                Effect::EnvRead { name, found, .. } => {
-                    if !summary.env_read.iter().any(|read| read.name == *name) {
-                        push(&mut summary.env_read, EnvRead { name: short(name), found: *found }, &mut cut);
-                    }
+                Effect::EnvRead { name, found, .. } if !summary.env_read.iter().any(|read| read.name == short(name)) => {
+                    push(&mut summary.env_read, EnvRead { name: short(name), found: *found }, &mut cut);
                 }
                 Effect::Network { target, via, .. } => {
                     push_new(&mut summary.network, NetworkAttempt { target: short(target), via: via.clone() }, &mut cut);
