@@ -366,3 +366,38 @@ fn inside_code_span(line: &str, at: usize) -> bool {
     }
     false
 }
+
+#[test]
+fn world_assertions_judge_what_a_mod_did_to_its_virtual_machine() {
+    let context = TestContext::new();
+    let run_dir = context.path("run");
+    let rendered = context.run(&[
+        "eval",
+        "specs/branch-state.json",
+        "candidates/branch-state/good-fs-state.js",
+        "candidates/branch-state/bad-wipes-cache.js",
+        "--run-dir",
+        run_dir.to_str().unwrap(),
+    ]);
+    assert_eq!(rendered.code, 0, "{}", rendered.text);
+    insta::assert_snapshot!("eval-world-table", rendered.text);
+    let text = std::fs::read_to_string(run_dir.join("report.md")).unwrap();
+    insta::assert_snapshot!("eval-world-report.md", context.filter(&text));
+    // The scenario's world is in report.json's per-scenario data, with virtual paths only.
+    let report: Value = serde_json::from_str(&std::fs::read_to_string(run_dir.join("report.json")).unwrap()).unwrap();
+    let world = &report["attempts"][0]["scenarios"][1]["world"];
+    assert_eq!(
+        world,
+        &json!({
+            "filesWritten": [{ "path": "/home/user/.letta/branch-state.json", "bytes": 27 }],
+            "commands": [{ "command": "git rev-parse --abbrev-ref HEAD", "via": "execSync", "exitCode": 0 }],
+        })
+    );
+    let result: Value = serde_json::from_str(
+        &std::fs::read_to_string(run_dir.join("candidates/002/eval/002-keeps-branch-state/assertions.result.json")).unwrap(),
+    )
+    .unwrap();
+    assert_eq!(result["world"]["commands"][1]["command"], "rm -rf /home/user/.letta/cache");
+    let host = context.path("").display().to_string();
+    assert!(!serde_json::to_string(&report).unwrap().contains(&host), "a host path leaked into report.json");
+}

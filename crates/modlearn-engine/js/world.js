@@ -19,7 +19,12 @@ export const MACHINE = Object.freeze({
 });
 
 const EFFECTS_LIMIT = 1000;
+/** The longest string an effect keeps (a command line, a path, a URL): a hostile mod's 10 MB command stays small. */
+const EFFECT_TEXT_LIMIT = 2048;
+/** Per written file, and over all written files, the text the snapshot carries. */
 const WRITTEN_TEXT_LIMIT = 64 * 1024;
+const WRITTEN_TOTAL_LIMIT = 512 * 1024;
+const WRITTEN_FILES_LIMIT = 200;
 
 export const world = {
   cwd: "/workspace",
@@ -37,13 +42,20 @@ export const world = {
   written: new Set(),
 };
 
-/** Appends one effect to the log (capped, like the console). */
+/** `text` cut to `limit` characters with a marker saying how many were cut. */
+function cutText(text, limit) {
+  return text.length <= limit ? text : `${text.slice(0, limit)}… [${text.length - limit} more characters cut]`;
+}
+
+/** Appends one effect to the log (capped, like the console; long strings cut). */
 export function recordEffect(effect) {
   if (world.effects.length >= EFFECTS_LIMIT) {
     world.effectsDropped++;
     return;
   }
-  world.effects.push({ at: clock.now, ...effect });
+  const kept = { at: clock.now };
+  for (const [key, value] of Object.entries(effect)) kept[key] = typeof value === "string" ? cutText(value, EFFECT_TEXT_LIMIT) : value;
+  world.effects.push(kept);
 }
 
 /** Normalises an absolute POSIX path (no trailing slash, `.`/`..` resolved). */
@@ -166,13 +178,34 @@ export function simulateCommand(command, via) {
   return answer;
 }
 
-/** The world's part of the snapshot: the effects and the text of every file written. */
+/**
+ * The world's part of the snapshot: the effects, and each file written since
+ * the seed with its size and text (cut per file and in all; files past the
+ * caps are only counted).
+ */
 export function worldSnapshot() {
   const files = {};
+  let kept = 0;
+  let budget = WRITTEN_TOTAL_LIMIT;
+  let dropped = 0;
   for (const path of [...world.written].sort()) {
     const node = world.nodes.get(path);
     if (node?.kind !== "file") continue;
-    files[path] = utf8Decode(node.data.subarray(0, WRITTEN_TEXT_LIMIT));
+    if (kept >= WRITTEN_FILES_LIMIT || budget <= 0) {
+      dropped++;
+      continue;
+    }
+    const shown = node.data.subarray(0, Math.min(WRITTEN_TEXT_LIMIT, budget));
+    budget -= shown.length;
+    kept++;
+    files[path] = { bytes: node.data.length, text: utf8Decode(shown), truncated: shown.length < node.data.length };
   }
-  return { effects: world.effects, effectsDropped: world.effectsDropped, writtenFiles: files };
+  return {
+    cwd: world.cwd,
+    home: MACHINE.home,
+    effects: world.effects,
+    effectsDropped: world.effectsDropped,
+    writtenFiles: files,
+    writtenFilesDropped: dropped,
+  };
 }

@@ -58,3 +58,8 @@ fn live_compare() {
 fn abort() {
     run("abort.test.js");
 }
+
+#[test]
+fn world() {
+    run("world.test.js");
+}

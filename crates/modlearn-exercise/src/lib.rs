@@ -170,6 +170,7 @@ fn run_scenario(
     engine.new_generation()?;
     engine.load(candidate)?;
     let at_load = snapshot_at_load(engine, &plan.probes)?;
+    let first = observations.len();
     for probe in &plan.probes {
         if probe.is_lifecycle() {
             // Lifecycle probes load the candidate in engines of their own.
@@ -177,9 +178,19 @@ fn run_scenario(
             observations.push(lifecycle::observe_lifecycle(candidate, probe, &others, options));
             continue;
         }
+        if matches!(probe, Probe::EndSnapshot) {
+            // Filled in below, once every other probe ran.
+            observations.push(Observation::EngineFailure { message: "the scenario stopped before its end".to_owned() });
+            continue;
+        }
         observations.push(observe(engine, probe, at_load.as_ref())?);
     }
     let snapshot = engine.snapshot()?;
+    for (probe, observation) in plan.probes.iter().zip(&mut observations[first..]) {
+        if matches!(probe, Probe::EndSnapshot) {
+            *observation = Observation::Snapshot { snapshot: snapshot.clone() };
+        }
+    }
     engine.dispose()?;
     if let Some(plan) = &plan.session {
         // A fresh load, as Letta's headless run is a process of its own.
@@ -206,7 +217,7 @@ fn snapshot_at_load(engine: &mut Engine, probes: &[Probe]) -> Result<Option<Regi
 /// Runs one probe; `at_load` is the registry right after the load (taken now when absent).
 fn observe(engine: &mut Engine, probe: &Probe, at_load: Option<&RegistrySnapshot>) -> Result<Observation, EngineError> {
     Ok(match probe {
-        Probe::Snapshot => Observation::Snapshot { snapshot: engine.snapshot()? },
+        Probe::Snapshot | Probe::EndSnapshot => Observation::Snapshot { snapshot: engine.snapshot()? },
         Probe::LoadSnapshot => Observation::Snapshot {
             snapshot: match at_load {
                 Some(snapshot) => snapshot.clone(),

@@ -24,6 +24,8 @@ pub fn probe(assertion: &Assertion) -> Probe {
         Assertion::RunsUnderProfile(a) => checks::runs_under_profile::probe(a),
         Assertion::Deterministic(a) => checks::deterministic::probe(a),
         Assertion::IsolatedConversations(a) => checks::isolated_conversations::probe(a),
+        Assertion::WritesFile(_) => checks::writes_file::probe(),
+        Assertion::RunsCommand(_) => checks::runs_command::probe(),
     }
 }
 
@@ -51,6 +53,8 @@ pub fn judge(index: usize, assertion: &Assertion, observation: &Observation) -> 
             Assertion::RunsUnderProfile(a) => checks::runs_under_profile::judge(a, observation),
             Assertion::Deterministic(a) => checks::deterministic::judge(a, observation),
             Assertion::IsolatedConversations(a) => checks::isolated_conversations::judge(a, observation),
+            Assertion::WritesFile(a) => checks::writes_file::judge(a, observation),
+            Assertion::RunsCommand(a) => checks::runs_command::judge(a, observation),
         },
     };
     // What a candidate controls is quoted here: keep reports and run directories bounded.

@@ -213,6 +213,8 @@ pub fn type_vocabulary(type_name: &str) -> &'static str {
         "runs_under_profile" => "profile headless listener tui",
         "deterministic" => "deterministic random date same",
         "isolated_conversations" => "conversation conversations per isolated",
+        "writes_file" => "write writes file saves state persists disk",
+        "runs_command" => "command shell runs git exec spawn child_process never",
         _ => "",
     }
 }

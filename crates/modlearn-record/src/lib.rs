@@ -18,6 +18,7 @@ mod layout;
 mod markdown;
 mod report_html;
 mod stored;
+mod world_md;
 mod writer;
 
 pub use atomic::{WriteError, copy_atomic, write_atomic};

@@ -147,6 +147,7 @@ fn render_attempt(out: &mut String, attempt: &Attempt, heading: &str) {
             scenario.max_score
         );
     }
+    crate::world_md::render_world(out, &attempt.scenarios, heading);
     let failed: Vec<(&str, &CheckResult)> = attempt
         .scenarios
         .iter()

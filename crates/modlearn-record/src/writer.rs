@@ -73,7 +73,7 @@ impl RunWriter {
         let mut scenario_artifacts = Vec::new();
         for (position, scenario) in attempt.scenarios.iter().enumerate() {
             let scenario_dir = format!("eval/{}", scenario.dir_name);
-            let result = json!({
+            let mut result = json!({
                 "scenario": scenario.name,
                 "hidden": scenario.hidden,
                 "passed": scenario.passed,
@@ -82,6 +82,9 @@ impl RunWriter {
                 "checks": scenario.checks,
                 "resultText": scenario.result_text(),
             });
+            if let Some(world) = &scenario.world {
+                result["world"] = json!(world);
+            }
             let result_path = format!("{scenario_dir}/assertions.result.json");
             write_atomic(&dir.join(&result_path), pretty(&result))?;
             scenario_artifacts.push(join(&result_path));

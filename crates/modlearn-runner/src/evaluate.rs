@@ -5,7 +5,7 @@ use std::time::{Duration, Instant};
 use modlearn_engine::EngineOptions;
 use modlearn_exercise::session::SessionOutcome;
 use modlearn_exercise::{ScenarioPlan, ScenarioRun, exercise};
-use modlearn_judge::{NotRun, SessionTexts, judge, marker_checks_not_run, session_marker_checks};
+use modlearn_judge::{NotRun, SessionTexts, judge, marker_checks_not_run, session_marker_checks, world_summary};
 use modlearn_spec::ResolvedScenario;
 use modlearn_types::{CandidateVerdict, ConsoleLine, Diagnostic, EvalUsage, Observation, ScenarioVerdict};
 use rayon::prelude::*;
@@ -222,7 +222,10 @@ fn scenario_verdict(scenario: &ResolvedScenario, has_session: bool, run: &Scenar
         let why = if scenario.prompt_to_run().is_some() { NotRun::NoEvalModel } else { NotRun::NoPrompt };
         checks.extend(marker_checks(scenario, checks.len(), why));
     }
-    ScenarioVerdict::new(scenario.name.clone(), scenario.dir_name.clone(), scenario.hidden, checks)
+    let mut verdict = ScenarioVerdict::new(scenario.name.clone(), scenario.dir_name.clone(), scenario.hidden, checks);
+    let worlds: Vec<_> = run.snapshot.iter().map(|s| &s.world).chain(run.session.iter().map(|s| &s.world)).collect();
+    verdict.world = Some(world_summary(&worlds)).filter(|world| !world.is_empty());
+    verdict
 }
 
 /// Whether evaluating `scenario` runs a session (its script, or its prompt driven by the eval

@@ -146,6 +146,19 @@ assertion_types! {
     /// conversation observes in the interleaved run exactly what it observed alone; the message
     /// names the conversation and step that diverged.
     IsolatedConversations(IsolatedConversations) = "isolated_conversations",
+    /// A modlearn extension (Letta's harness has no such assertion). Judged on the virtual world
+    /// at the end of the scenario's assertions (after every other assertion's step ran; a scripted
+    /// session starts again from the seeded world and does not count): passes iff the mod wrote
+    /// the file at `path` (`~` is the virtual home `/home/user`, a relative path is under the
+    /// working directory; a seeded file counts only once the mod rewrote it) and it is still
+    /// there, and its text contains every `contains` and no `notContains` substring.
+    WritesFile(WritesFile) = "writes_file",
+    /// A modlearn extension (Letta's harness has no such assertion). Judged on the virtual world
+    /// at the end of the scenario's assertions, like `writes_file`: passes iff some command the
+    /// mod ran through `node:child_process` contains `pattern` (or matches it as a regular
+    /// expression, with `regex`); with `never`, iff none did (and no effect was past the log's
+    /// cap, so none can have gone unseen).
+    RunsCommand(RunsCommand) = "runs_command",
 }
 
 impl Assertion {
@@ -162,7 +175,9 @@ impl Assertion {
             | Self::ReloadIdempotent(_)
             | Self::RunsUnderProfile(_)
             | Self::Deterministic(_)
-            | Self::IsolatedConversations(_) => None,
+            | Self::IsolatedConversations(_)
+            | Self::WritesFile(_)
+            | Self::RunsCommand(_) => None,
             Self::ToolStartRewritesArgs(assertion) => Some(&assertion.tool_name),
             Self::ToolStartPreservesArgs(assertion) => Some(&assertion.tool_name),
             Self::ToolStartBlocks(assertion) => Some(&assertion.tool_name),
@@ -183,12 +198,20 @@ impl Assertion {
     }
 
     /// Letta Code's check label, `"<index + 1>. <type>[ <toolName>]"`; command assertions name
-    /// their command as `/<id>` in the same place.
+    /// their command as `/<id>` in the same place, `writes_file` its path and `runs_command` its
+    /// pattern (after `never` when it must not run).
     pub fn label(&self, index: usize) -> String {
-        match (self.tool_name(), self.command()) {
-            (Some(tool_name), _) => format!("{}. {} {tool_name}", index + 1, self.type_name()),
-            (None, Some(command)) => format!("{}. {} /{command}", index + 1, self.type_name()),
-            (None, None) => format!("{}. {}", index + 1, self.type_name()),
+        let subject = match self {
+            Self::WritesFile(assertion) => Some(assertion.path.clone()),
+            Self::RunsCommand(assertion) if assertion.never == Some(true) => Some(format!("never {}", assertion.pattern)),
+            Self::RunsCommand(assertion) => Some(assertion.pattern.clone()),
+            _ => None,
+        };
+        match (self.tool_name(), self.command(), subject) {
+            (Some(tool_name), _, _) => format!("{}. {} {tool_name}", index + 1, self.type_name()),
+            (None, Some(command), _) => format!("{}. {} /{command}", index + 1, self.type_name()),
+            (None, None, Some(subject)) => format!("{}. {} {subject}", index + 1, self.type_name()),
+            (None, None, None) => format!("{}. {}", index + 1, self.type_name()),
         }
     }
 }
@@ -404,6 +427,40 @@ pub struct CommandRuns {
     /// Substrings the result's text must all contain.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub contains: Option<StringOrList>,
+}
+
+/// Fields of [`Assertion::WritesFile`].
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+#[schemars(inline)]
+pub struct WritesFile {
+    /// The file's virtual path: absolute, `~/...` (the virtual home), or relative to the working
+    /// directory; `.` and `..` are resolved as the virtual `node:fs` resolves them.
+    pub path: String,
+    /// Substrings the file's final text must all contain.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub contains: Option<StringOrList>,
+    /// Substrings the file's final text must not contain.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub not_contains: Option<StringOrList>,
+}
+
+/// Fields of [`Assertion::RunsCommand`].
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+#[schemars(inline)]
+pub struct RunsCommand {
+    /// A substring of the command line (as the simulator saw it: `execFile`'s and `spawn`'s
+    /// arguments joined by spaces, quoted as a shell would need), or a regular expression with
+    /// `regex`.
+    pub pattern: String,
+    /// Whether `pattern` is a regular expression (Rust's `regex` syntax, unanchored), as an
+    /// environment's scripted commands have it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub regex: Option<bool>,
+    /// The mod must run no matching command (instead of at least one).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub never: Option<bool>,
 }
 
 /// The status of a tool result.
@@ -640,7 +697,7 @@ mod tests {
              `tool_end_rewrites_result`, `turn_start_cancels`, `turn_end_continues`, \
              `tool_registered`, `tool_run_returns`, `permission_decides`, `command_registered`, \
              `command_runs`, `disposes_cleanly`, `reload_idempotent`, `runs_under_profile`, \
-             `deterministic`, `isolated_conversations`"
+             `deterministic`, `isolated_conversations`, `writes_file`, `runs_command`"
         );
     }
 

@@ -48,7 +48,7 @@ pub use assertion::{
     ApprovalPolicy, Assertion, CommandRegistered, CommandResultType, CommandRuns, ExpectedDecision,
     ModLoads, PermissionDecides, PermissionPhase, StringOrList, ToolEndRewritesResult,
     ToolRegistered, ToolRunReturns, ToolStartBlocks, ToolStartPreservesArgs, ToolStartRewritesArgs,
-    ToolStatus, TurnEndContinues, TurnStartCancels, TurnStartInjectsMessage,
+    ToolStatus, TurnEndContinues, TurnStartCancels, TurnStartInjectsMessage, RunsCommand, WritesFile,
 };
 pub use lifecycle::{
     CapabilityProfile, DEFAULT_CONVERSATIONS, DEFAULT_CYCLES, DEFAULT_SETTLE_MS, Deterministic, DisposesCleanly,

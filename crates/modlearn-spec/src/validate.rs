@@ -314,6 +314,23 @@ impl Findings {
                     );
                 }
             }
+            Assertion::WritesFile(assertion) => {
+                self.non_blank(&assertion.path, path.key("path"));
+                if assertion.path.contains('\0') {
+                    self.problem(path.key("path"), "must not contain a NUL character");
+                }
+                self.check_not_contains(assertion.not_contains.as_ref(), path);
+            }
+            Assertion::RunsCommand(assertion) => {
+                self.non_blank(&assertion.pattern, path.key("pattern"));
+                if assertion.regex == Some(true)
+                    && let Err(error) = regex::Regex::new(&assertion.pattern)
+                {
+                    // The regex crate's message spans lines (the pattern, a caret, the reason): keep the reason.
+                    let reason = error.to_string().lines().last().unwrap_or_default().trim_start_matches("error: ").to_owned();
+                    self.problem(path.key("pattern"), format!("is not a valid regular expression: {reason}"));
+                }
+            }
             Assertion::DisposesCleanly(_)
             | Assertion::ReloadIdempotent(_)
             | Assertion::RunsUnderProfile(_)

@@ -29,5 +29,5 @@ pub use lifecycle::{
 pub use probe::{Compared, LiveCompare, Observation, Probe};
 pub use registry::{ConsoleLine, Emission, RegistrySnapshot, RegisteredCommand, RegisteredTool};
 pub use verdict::{CandidateVerdict, CheckResult, ScenarioVerdict};
-pub use world::{Effect, FileEffect, WorldState};
+pub use world::{CommandEffect, Effect, EnvRead, FileEffect, FileWritten, NetworkAttempt, WorldState, WorldSummary, WrittenFile};
 pub use report::{Attempt, EvalUsage, Learning, Proposal, RunReport, Selected, SpecSummary, UsageTotals};

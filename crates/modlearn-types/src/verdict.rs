@@ -38,6 +38,9 @@ pub struct ScenarioVerdict {
     pub max_score: usize,
     /// Every check passed.
     pub passed: bool,
+    /// What the mod did to the scenario's virtual world (absent when nothing, or not run).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub world: Option<crate::WorldSummary>,
 }
 
 impl ScenarioVerdict {
@@ -45,7 +48,7 @@ impl ScenarioVerdict {
     pub fn new(name: String, dir_name: String, hidden: bool, checks: Vec<CheckResult>) -> ScenarioVerdict {
         let score = checks.iter().filter(|check| check.passed).count();
         let max_score = checks.len();
-        ScenarioVerdict { name, dir_name, hidden, passed: score == max_score, checks, score, max_score }
+        ScenarioVerdict { name, dir_name, hidden, passed: score == max_score, checks, score, max_score, world: None }
     }
 
     /// Letta's result text: one `PASS|FAIL <label>: <message>` line per check.

@@ -72,16 +72,122 @@ pub struct FileEffect {
     /// The error code when it did not (`ENOENT`, `EACCES`, ...).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
+    /// Bytes the call wrote, for a successful write or append.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bytes: Option<u64>,
 }
 
 /// The virtual world as an engine reports it in its snapshot.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct WorldState {
+    /// The virtual working directory (what relative paths resolve against).
+    #[serde(default)]
+    pub cwd: String,
+    /// The virtual home (what `~` stands for).
+    #[serde(default)]
+    pub home: String,
     /// Every effect so far (capped; see `effects_dropped`).
     pub effects: Vec<Effect>,
     /// Effects past the cap, not kept.
     pub effects_dropped: usize,
-    /// Text of each file written since the world was seeded, by absolute path (each capped at 64 KiB).
-    pub written_files: BTreeMap<String, String>,
+    /// Each file written since the world was seeded and still there, by absolute path (capped:
+    /// 64 KiB of text each, 512 KiB and 200 files in all; see `written_files_dropped`).
+    pub written_files: BTreeMap<String, WrittenFile>,
+    /// Files written past the caps: counted, not kept.
+    #[serde(default)]
+    pub written_files_dropped: usize,
+}
+
+/// A file as the mod left it.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct WrittenFile {
+    /// Its size.
+    pub bytes: u64,
+    /// Its text (UTF-8, lossy), cut when `truncated`.
+    pub text: String,
+    /// Whether `text` is only the start of the file.
+    #[serde(default)]
+    pub truncated: bool,
+}
+
+/// What a scenario's mod did to its virtual world, in brief, for `report.json` and the human
+/// reports: each list distinct, in first-seen order, and capped (see `cut`).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct WorldSummary {
+    /// Files written and still there at the end, with their size.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub files_written: Vec<FileWritten>,
+    /// Paths read (`file_read`, `readdir`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub files_read: Vec<String>,
+    /// Paths removed.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub files_deleted: Vec<String>,
+    /// Commands run, with the call and the simulated exit code.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub commands: Vec<CommandEffect>,
+    /// Environment variables read (`*`: all of them enumerated), with whether each was set.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub env_read: Vec<EnvRead>,
+    /// Network attempts (all refused).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub network: Vec<NetworkAttempt>,
+    /// Entries past the caps of the lists above, not listed.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub cut: usize,
+    /// Effects past the engine's log cap (and files past the snapshot's), never seen.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub dropped: usize,
+}
+
+fn is_zero(count: &usize) -> bool {
+    *count == 0
+}
+
+/// A file written, as the scenario left it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FileWritten {
+    /// Absolute virtual path.
+    pub path: String,
+    /// Its size at the end.
+    pub bytes: u64,
+}
+
+/// A command a mod ran (through the simulator).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CommandEffect {
+    /// The command line.
+    pub command: String,
+    /// The call (`execSync`, `spawn`, ...).
+    pub via: String,
+    /// The simulated exit code.
+    pub exit_code: i32,
+}
+
+/// An environment variable read.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct EnvRead {
+    /// The variable (`*` for an enumeration).
+    pub name: String,
+    /// Whether it was set.
+    pub found: bool,
+}
+
+/// A network attempt.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct NetworkAttempt {
+    /// URL or host.
+    pub target: String,
+    /// The call (`fetch`, `http.request`, ...).
+    pub via: String,
+}
+
+impl WorldSummary {
+    /// Whether the mod did nothing to the world.
+    pub fn is_empty(&self) -> bool {
+        *self == WorldSummary::default()
+    }
 }

@@ -15,7 +15,12 @@ const ERRORS = {
   EACCES: [-13, "permission denied"],
   EINVAL: [-22, "invalid argument"],
   EBADF: [-9, "bad file descriptor"],
+  ENAMETOOLONG: [-36, "name too long"],
 };
+
+// Linux's PATH_MAX and NAME_MAX: also what keeps a hostile mod's paths (in effects, in the snapshot) small.
+const PATH_MAX = 4096;
+const NAME_MAX = 255;
 
 function fsError(code, syscall, path, dest) {
   const [errno, text] = ERRORS[code];
@@ -40,7 +45,12 @@ function pathArg(path, name = "path") {
 
 function locate(path, name) {
   const shown = pathArg(path, name);
-  return { shown, absolute: resolvePath(shown) };
+  if (shown.length >= PATH_MAX || shown.split("/").some((part) => part.length > NAME_MAX)) {
+    throw fsError("ENAMETOOLONG", "open", shown);
+  }
+  const absolute = resolvePath(shown);
+  if (absolute.length >= PATH_MAX) throw fsError("ENAMETOOLONG", "open", shown);
+  return { shown, absolute };
 }
 
 function encodingOf(options) {
@@ -84,10 +94,11 @@ function toData(data, encoding) {
   throw error;
 }
 
-function guarded(kind, path, fn) {
+/** Runs `fn` and records its effect; `facts` (which `fn` may fill, e.g. `bytes`) go into the record. */
+function guarded(kind, path, fn, facts = {}) {
   try {
     const result = fn();
-    recordEffect({ kind, path, ok: true });
+    recordEffect({ kind, path, ok: true, ...facts });
     return result;
   } catch (error) {
     recordEffect({ kind, path, ok: false, error: error.code ?? String(error) });
@@ -99,6 +110,7 @@ function writeData(path, data, options, append) {
   const { shown, absolute } = locate(path);
   const encoding = encodingOf(options);
   const flag = typeof options === "object" && options !== null ? options.flag : undefined;
+  const facts = {};
   return guarded(append ? "file_append" : "file_write", absolute, () => {
     checkParents(absolute, "open", shown);
     const existing = world.nodes.get(absolute);
@@ -106,6 +118,7 @@ function writeData(path, data, options, append) {
     if (!isWritable(absolute)) throw fsError("EACCES", "open", shown);
     if (existing && (flag === "wx" || flag === "ax")) throw fsError("EEXIST", "open", shown);
     const bytes = toData(data, encoding);
+    facts.bytes = bytes.length;
     const appending = append || flag === "a" || flag === "a+";
     const joined = appending && existing ? concat(existing.data, bytes) : bytes;
     if (existing) {
@@ -116,7 +129,7 @@ function writeData(path, data, options, append) {
       touchParent(absolute);
     }
     world.written.add(absolute);
-  });
+  }, facts);
 }
 
 function concat(a, b) {
@@ -384,6 +397,7 @@ export function renameSync(from, to) {
 export function copyFileSync(from, to, mode = 0) {
   const source = locate(from, "src");
   const target = locate(to, "dest");
+  const facts = {};
   guarded("file_write", target.absolute, () => {
     const node = world.nodes.get(source.absolute);
     if (!node) throw fsError("ENOENT", "copyfile", source.shown, target.shown);
@@ -393,8 +407,9 @@ export function copyFileSync(from, to, mode = 0) {
     if (!isWritable(target.absolute)) throw fsError("EACCES", "copyfile", source.shown, target.shown);
     world.nodes.set(target.absolute, { kind: "file", data: node.data.slice(), mtimeMs: clock.now, birthtimeMs: clock.now, mode: node.mode });
     world.written.add(target.absolute);
+    facts.bytes = node.data.length;
     recordEffect({ kind: "file_read", path: source.absolute, ok: true });
-  });
+  }, facts);
 }
 
 export function realpathSync(path) {

@@ -39,9 +39,9 @@ function listenRefused(via) {
   server.listen = (...args) => {
     const error = new Error("listen EACCES: permission denied");
     Object.assign(error, { code: "EACCES", errno: -13, syscall: "listen" });
-    networkError("localhost", { url: "listen", via });
+    const port = typeof args[0] === "object" && args[0] !== null ? args[0].port : args[0];
+    networkError("localhost", { url: `listen ${port ?? 0}`, via });
     queueMicrotask(() => server.emit("error", error));
-    void args;
     return server;
   };
   server.close = (callback) => {

@@ -41,8 +41,11 @@ const env = new Proxy(world.env, {
     delete world.env[name];
     return true;
   },
+  // `"X" in process.env` asks for the variable too.
   has(_target, name) {
-    return Object.hasOwn(world.env, name);
+    const found = Object.hasOwn(world.env, name);
+    if (typeof name === "string") recordEffect({ kind: "env_read", name, found });
+    return found;
   },
   ownKeys() {
     recordEffect({ kind: "env_read", name: "*", found: true });

@@ -85,17 +85,22 @@ pub fn run_session(engine: &mut Engine, plan: &SessionPlan, driver: &mut dyn Ses
     if let Some(error) = &error {
         session.trace.push("error", json!({ "message": error }));
     }
+    let (diagnostics, world) = session.engine.snapshot().map(|snapshot| (snapshot.diagnostics, snapshot.world)).unwrap_or_default();
+    // What the mod did to the virtual world in the session, in the trace markers are checked against.
+    if !world.effects.is_empty() {
+        session.trace.push("world", json!({ "effects": world.effects, "effectsDropped": world.effects_dropped }));
+    }
     session.trace.push(
         "result",
         json!({ "result": session.result, "turns": session.turns, "toolCalls": session.tool_calls }),
     );
-    let diagnostics = session.engine.snapshot().map(|snapshot| snapshot.diagnostics).unwrap_or_default();
     SessionOutcome {
         trace: session.trace.entries,
         result: session.result,
         transcript: session.transcript,
         files: session.dir.files(),
         diagnostics,
+        world,
         error,
     }
 }

@@ -233,6 +233,9 @@ pub struct SessionOutcome {
     pub files: Vec<(String, String)>,
     /// Diagnostics the candidate caused during the session.
     pub diagnostics: Vec<Diagnostic>,
+    /// What the candidate did to the virtual world during the session (which starts from the
+    /// seeded world again).
+    pub world: modlearn_types::WorldState,
     /// Why the session stopped early (the engine failed, the driver never ended).
     pub error: Option<String>,
 }

@@ -147,6 +147,7 @@ pub(crate) fn probe_name(probe: &Probe) -> String {
     match probe {
         Probe::Snapshot => "registry snapshot".to_owned(),
         Probe::LoadSnapshot => "registry snapshot at load".to_owned(),
+        Probe::EndSnapshot => "registry snapshot at the end".to_owned(),
         Probe::Emit { event, .. } => format!("emit {event}"),
         Probe::RunTool { tool_name, .. } => format!("runTool {tool_name}"),
         Probe::CheckPermissions { event } => {

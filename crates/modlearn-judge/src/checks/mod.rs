@@ -19,6 +19,8 @@ pub(crate) mod tool_start_blocks;
 pub(crate) mod turn_end_continues;
 pub(crate) mod turn_start_cancels;
 pub(crate) mod turn_start_injects_message;
+pub(crate) mod runs_command;
+pub(crate) mod writes_file;
 
 #[cfg(test)]
 pub(crate) mod fixtures;

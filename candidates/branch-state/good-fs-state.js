@@ -1,0 +1,18 @@
+// Keeps the current branch in ~/.letta/branch-state.json and reminds the agent of it.
+import { execSync } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+
+export function activate(letta) {
+  const dir = path.join(os.homedir(), ".letta");
+  const file = path.join(dir, "branch-state.json");
+  let turns = 0;
+  return letta.events.on("turn_start", (event) => {
+    const branch = execSync("git rev-parse --abbrev-ref HEAD", { encoding: "utf8" }).trim();
+    turns += 1;
+    fs.mkdirSync(dir, { recursive: true });
+    fs.writeFileSync(file, JSON.stringify({ branch, turns }));
+    return { input: [...event.input, { type: "message", role: "system", content: `Current branch: ${branch}` }] };
+  });
+}

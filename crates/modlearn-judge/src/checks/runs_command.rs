@@ -1,0 +1,139 @@
+//! `runs_command` (a modlearn extension): the mod ran (or, with `never`, did not run) a command
+//! matching a pattern through `node:child_process`. Read from the end snapshot's effects.
+
+use modlearn_spec::RunsCommand;
+use modlearn_types::{Observation, Probe, bound};
+use serde_json::json;
+
+use crate::check::{Judged, unexpected};
+use crate::world::commands;
+
+/// How many commands a message lists, and how much of each.
+const LISTED: usize = 10;
+const COMMAND_LIMIT: usize = 200;
+
+pub(crate) fn probe() -> Probe {
+    Probe::EndSnapshot
+}
+
+pub(crate) fn judge(assertion: &RunsCommand, observation: &Observation) -> Judged {
+    let Observation::Snapshot { snapshot } = observation else {
+        return unexpected(observation);
+    };
+    let world = &snapshot.world;
+    let pattern = &assertion.pattern;
+    let regex = match assertion.regex {
+        Some(true) => match regex::Regex::new(pattern) {
+            Ok(regex) => Some(regex),
+            Err(error) => return (false, format!("{pattern:?} is not a valid regular expression: {error}"), json!(null)),
+        },
+        _ => None,
+    };
+    let matches = |command: &str| regex.as_ref().map_or_else(|| command.contains(pattern.as_str()), |regex| regex.is_match(command));
+    let ran: Vec<(&str, &str)> = commands(world).collect();
+    let matched = ran.iter().find(|(command, _)| matches(command));
+    let how = if regex.is_some() { "matches" } else { "contains" };
+    let details = json!({ "pattern": pattern, "commands": ran.iter().map(|(command, _)| *command).collect::<Vec<_>>() });
+    let never = assertion.never == Some(true);
+    match (matched, never) {
+        (Some((command, via)), false) => (true, format!("ran {} ({via}), which {how} {pattern:?}", short(command)), details),
+        (None, false) => (false, format!("no command the mod ran {how} {pattern:?}; {}", listed(&ran)), details),
+        (Some((command, via)), true) => (false, format!("ran {} ({via}), which {how} {pattern:?}", short(command)), details),
+        (None, true) if world.effects_dropped > 0 => {
+            let message = format!(
+                "{} effects were past the log's cap, so a command that {how} {pattern:?} may have gone unseen; {}",
+                world.effects_dropped,
+                listed(&ran)
+            );
+            (false, message, details)
+        }
+        (None, true) => (true, format!("no command the mod ran {how} {pattern:?}; {}", listed(&ran)), details),
+    }
+}
+
+fn short(command: &str) -> String {
+    format!("{:?}", bound::cut(command, COMMAND_LIMIT))
+}
+
+/// The commands run, briefly: at most [`LISTED`], each cut.
+fn listed(ran: &[(&str, &str)]) -> String {
+    if ran.is_empty() {
+        return "the mod ran no command".to_owned();
+    }
+    let mut items: Vec<String> = ran.iter().take(LISTED).map(|(command, via)| format!("{} ({via})", short(command))).collect();
+    if ran.len() > LISTED {
+        items.push(format!("{} more", ran.len() - LISTED));
+    }
+    format!("commands run: {}", items.join(", "))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use modlearn_types::RegistrySnapshot;
+
+    fn end(commands: &[(&str, &str)], dropped: usize) -> Observation {
+        let effects: Vec<_> = commands
+            .iter()
+            .enumerate()
+            .map(|(at, (command, via))| json!({ "kind": "command", "at": at, "command": command, "via": via, "exitCode": 0 }))
+            .collect();
+        let snapshot: RegistrySnapshot = serde_json::from_value(json!({
+            "generation": 1, "loadedPaths": ["/c/m.js"], "diagnostics": [], "events": {}, "tools": [],
+            "commands": [], "permissions": [], "providers": [], "panels": [], "timers": 0, "notifications": [],
+            "world": { "effects": effects, "effectsDropped": dropped, "writtenFiles": {} },
+        }))
+        .expect("a valid snapshot");
+        Observation::Snapshot { snapshot }
+    }
+
+    fn assertion(pattern: &str, regex: bool, never: bool) -> RunsCommand {
+        RunsCommand { pattern: pattern.to_owned(), regex: regex.then_some(true), never: never.then_some(true) }
+    }
+
+    const GIT: &[(&str, &str)] = &[("git status --porcelain", "execSync"), ("git rev-parse --abbrev-ref HEAD", "exec")];
+
+    #[test]
+    fn passes_when_a_command_contains_the_pattern() {
+        let (passed, message, _) = judge(&assertion("git rev-parse", false, false), &end(GIT, 0));
+        assert!(passed, "{message}");
+        assert_eq!(message, "ran \"git rev-parse --abbrev-ref HEAD\" (exec), which contains \"git rev-parse\"");
+        let (passed, message, _) = judge(&assertion(r"^git rev-parse\b.*HEAD$", true, false), &end(GIT, 0));
+        assert!(passed, "{message}");
+        assert!(message.ends_with("which matches \"^git rev-parse\\\\b.*HEAD$\""), "{message}");
+    }
+
+    #[test]
+    fn fails_listing_the_commands_run() {
+        let (passed, message, _) = judge(&assertion("git log", false, false), &end(GIT, 0));
+        assert!(!passed);
+        assert_eq!(
+            message,
+            "no command the mod ran contains \"git log\"; commands run: \"git status --porcelain\" (execSync), \"git rev-parse --abbrev-ref HEAD\" (exec)"
+        );
+        let (_, message, _) = judge(&assertion("git", false, false), &end(&[], 0));
+        assert_eq!(message, "no command the mod ran contains \"git\"; the mod ran no command");
+    }
+
+    #[test]
+    fn never_passes_only_when_no_command_matches_and_none_went_unseen() {
+        let (passed, message, _) = judge(&assertion("rm -rf", false, true), &end(GIT, 0));
+        assert!(passed, "{message}");
+        let rm = &[("git status", "execSync"), ("rm -rf /home/user", "spawn")];
+        let (passed, message, _) = judge(&assertion("rm -rf", false, true), &end(rm, 0));
+        assert!(!passed);
+        assert_eq!(message, "ran \"rm -rf /home/user\" (spawn), which contains \"rm -rf\"");
+        let (passed, message, _) = judge(&assertion("rm -rf", false, true), &end(GIT, 4));
+        assert!(!passed);
+        assert!(message.starts_with("4 effects were past the log's cap, so a command that contains \"rm -rf\" may have gone unseen; "), "{message}");
+    }
+
+    #[test]
+    fn lists_at_most_ten_commands_each_cut() {
+        let long = format!("echo {}", "x".repeat(300));
+        let many: Vec<(&str, &str)> = (0..12).map(|_| (long.as_str(), "exec")).collect();
+        let (_, message, _) = judge(&assertion("git", false, false), &end(&many, 0));
+        assert!(message.ends_with(", 2 more"), "{message}");
+        assert_eq!(message.matches("more bytes cut]").count(), 10, "{message}");
+    }
+}

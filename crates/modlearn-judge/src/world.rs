@@ -1,0 +1,156 @@
+//! What a mod did to its virtual world, read from snapshot data (the judge never sees an
+//! engine): paths resolved as the engine's `node:fs` resolves them, the commands run, and the
+//! brief per-scenario summary the reports show.
+
+use modlearn_types::{CommandEffect, Effect, EnvRead, FileWritten, NetworkAttempt, WorldState, WorldSummary, bound};
+
+/// The machine's home and working directory when a snapshot names none (older snapshots).
+const DEFAULT_HOME: &str = "/home/user";
+const DEFAULT_CWD: &str = "/workspace";
+
+/// Entries kept per summary list; the rest are counted in `cut`.
+const SUMMARY_LIST_LIMIT: usize = 50;
+/// The longest path, command or target a summary keeps whole.
+const SUMMARY_TEXT_LIMIT: usize = 300;
+
+/// `path` as an absolute virtual path: `~` is the virtual home, a relative path is under the
+/// working directory, and `.`/`..` are resolved (`..` stops at `/`), as `world.js` does.
+pub fn resolve_virtual_path(path: &str, world: &WorldState) -> String {
+    let home = if world.home.is_empty() { DEFAULT_HOME } else { &world.home };
+    let cwd = if world.cwd.is_empty() { DEFAULT_CWD } else { &world.cwd };
+    let joined = if path == "~" || path.starts_with("~/") {
+        format!("{home}/{}", &path[1..])
+    } else if path.starts_with('/') {
+        path.to_owned()
+    } else {
+        format!("{cwd}/{path}")
+    };
+    let mut parts: Vec<&str> = Vec::new();
+    for part in joined.split('/') {
+        match part {
+            "" | "." => {}
+            ".." => {
+                parts.pop();
+            }
+            part => parts.push(part),
+        }
+    }
+    format!("/{}", parts.join("/"))
+}
+
+/// The commands the mod ran, in order: (command line, the call that ran it).
+pub(crate) fn commands(world: &WorldState) -> impl Iterator<Item = (&str, &str)> {
+    world.effects.iter().filter_map(|effect| match effect {
+        Effect::Command { command, via, .. } => Some((command.as_str(), via.as_str())),
+        _ => None,
+    })
+}
+
+/// The brief of `worlds` (the scenario's probes, then its session's), distinct and capped.
+pub fn world_summary(worlds: &[&WorldState]) -> WorldSummary {
+    let mut summary = WorldSummary::default();
+    let mut cut = 0;
+    let short = |text: &str| bound::cut(text, SUMMARY_TEXT_LIMIT);
+    for world in worlds {
+        summary.dropped += world.effects_dropped + world.written_files_dropped;
+        for (path, file) in &world.written_files {
+            let entry = FileWritten { path: short(path), bytes: file.bytes };
+            match summary.files_written.iter_mut().find(|written| written.path == entry.path) {
+                Some(written) => written.bytes = entry.bytes,
+                None => push(&mut summary.files_written, entry, &mut cut),
+            }
+        }
+        for effect in &world.effects {
+            match effect {
+                Effect::FileRead(file) | Effect::Readdir(file) => push_new(&mut summary.files_read, short(&file.path), &mut cut),
+                Effect::FileDelete(file) if file.ok => push_new(&mut summary.files_deleted, short(&file.path), &mut cut),
+                Effect::Command { command, via, exit_code, .. } => {
+                    let entry = CommandEffect { command: short(command), via: via.clone(), exit_code: *exit_code };
+                    push_new(&mut summary.commands, entry, &mut cut);
+                }
+                Effect::EnvRead { name, found, .. } if !summary.env_read.iter().any(|read| read.name == short(name)) => {
+                    push(&mut summary.env_read, EnvRead { name: short(name), found: *found }, &mut cut);
+                }
+                Effect::Network { target, via, .. } => {
+                    push_new(&mut summary.network, NetworkAttempt { target: short(target), via: via.clone() }, &mut cut);
+                }
+                _ => {}
+            }
+        }
+    }
+    summary.cut = cut;
+    summary
+}
+
+fn push<T>(list: &mut Vec<T>, item: T, cut: &mut usize) {
+    if list.len() < SUMMARY_LIST_LIMIT {
+        list.push(item);
+    } else {
+        *cut += 1;
+    }
+}
+
+fn push_new<T: PartialEq>(list: &mut Vec<T>, item: T, cut: &mut usize) {
+    if !list.contains(&item) {
+        push(list, item, cut);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn world(value: serde_json::Value) -> WorldState {
+        serde_json::from_value(value).unwrap()
+    }
+
+    #[test]
+    fn paths_resolve_as_the_virtual_fs_resolves_them() {
+        let world = world(json!({ "cwd": "/workspace", "home": "/home/user", "effects": [], "effectsDropped": 0, "writtenFiles": {} }));
+        assert_eq!(resolve_virtual_path("~/.letta/x.json", &world), "/home/user/.letta/x.json");
+        assert_eq!(resolve_virtual_path("~", &world), "/home/user");
+        assert_eq!(resolve_virtual_path("notes/./a/../b.md", &world), "/workspace/notes/b.md");
+        assert_eq!(resolve_virtual_path("/tmp//x/", &world), "/tmp/x");
+        assert_eq!(resolve_virtual_path("../../../etc", &world), "/etc");
+        assert_eq!(resolve_virtual_path("~user/x", &world), "/workspace/~user/x");
+    }
+
+    #[test]
+    fn the_summary_is_distinct_in_order_and_merges_the_session() {
+        let probes = world(json!({ "effects": [
+            { "kind": "env_read", "at": 1, "name": "HOME", "found": true },
+            { "kind": "env_read", "at": 2, "name": "HOME", "found": true },
+            { "kind": "file_read", "at": 3, "path": "/home/user/.letta/x.json", "ok": false, "error": "ENOENT" },
+            { "kind": "file_write", "at": 4, "path": "/home/user/.letta/x.json", "ok": true, "bytes": 2 },
+            { "kind": "command", "at": 5, "command": "git status", "via": "execSync", "exitCode": 0 },
+            { "kind": "command", "at": 6, "command": "git status", "via": "execSync", "exitCode": 0 },
+            { "kind": "network", "at": 7, "target": "https://x.dev/", "via": "fetch" },
+        ], "effectsDropped": 3, "writtenFiles": { "/home/user/.letta/x.json": { "bytes": 2, "text": "{}" } } }));
+        let session = world(json!({ "effects": [
+            { "kind": "file_delete", "at": 1, "path": "/tmp/a", "ok": true },
+        ], "effectsDropped": 0, "writtenFiles": { "/home/user/.letta/x.json": { "bytes": 9, "text": "{\"n\": 10}" } } }));
+        let summary = world_summary(&[&probes, &session]);
+        assert_eq!(
+            serde_json::to_value(&summary).unwrap(),
+            json!({
+                "filesWritten": [{ "path": "/home/user/.letta/x.json", "bytes": 9 }],
+                "filesRead": ["/home/user/.letta/x.json"],
+                "filesDeleted": ["/tmp/a"],
+                "commands": [{ "command": "git status", "via": "execSync", "exitCode": 0 }],
+                "envRead": [{ "name": "HOME", "found": true }],
+                "network": [{ "target": "https://x.dev/", "via": "fetch" }],
+                "dropped": 3,
+            })
+        );
+        assert!(world_summary(&[]).is_empty());
+    }
+
+    #[test]
+    fn the_summary_is_capped() {
+        let effects: Vec<_> = (0..80).map(|i| json!({ "kind": "command", "at": i, "command": format!("c{i} {}", "x".repeat(400)), "via": "exec", "exitCode": 0 })).collect();
+        let summary = world_summary(&[&world(json!({ "effects": effects, "effectsDropped": 0, "writtenFiles": {} }))]);
+        assert_eq!((summary.commands.len(), summary.cut), (50, 30));
+        assert!(summary.commands[0].command.ends_with("more bytes cut]"), "{}", summary.commands[0].command);
+    }
+}
