@@ -9,6 +9,7 @@ mod artifacts;
 mod clients;
 mod eval_model;
 mod evaluate;
+mod job;
 mod learn;
 mod plan;
 mod proposing;
@@ -22,6 +23,9 @@ pub use evaluate::{
 pub use artifacts::{candidate_places, write_candidate};
 pub use clients::{ModelEndpoint, agent_proposing, cache_scope};
 pub use eval_model::EvalModel;
-pub use learn::{CandidatePathFn, CandidatePlace, LearnEvent, LearnOutcome, LearnSettings, LearnedCandidate, NO_ANSWERS, learn};
+pub use learn::{
+    CandidatePathFn, CandidatePlace, Interrupt, KeyHolder, LearnEvent, LearnOutcome, LearnSettings, LearnedCandidate, NO_ANSWERS, Stop, learn,
+};
+pub use job::{JobProgress, JobStop, LearnedJob, LearningJob, run_learning_job, target_file_name};
 pub use proposing::{AgentProposing, Proposing};
 pub use report::{attempt_from, build_report, report_from_attempts};

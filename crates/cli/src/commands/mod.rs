@@ -125,7 +125,7 @@ fn default_run_dir(slug: &str) -> std::path::PathBuf {
 }
 
 /// Writes the run-level files, prints the report (table or `--json`) and
-/// returns the exit code: shared by `eval` and `run`. `unrun` is what
+/// returns the exit code (`eval`; `run` has the runner write them). `unrun` is what
 /// [`prompt_checks_not_run`] found.
 fn finish_run(
     writer: &modlearn_record::RunWriter,
@@ -134,6 +134,16 @@ fn finish_run(
     unrun: Option<(usize, usize)>,
 ) -> Result<u8, CliError> {
     writer.write_run(report)?;
+    print_run(report, &writer.layout().file("report.md"), json, unrun)
+}
+
+/// Prints a written run's report (table or `--json`) and returns the exit code.
+fn print_run(
+    report: &modlearn_types::RunReport,
+    report_path: &std::path::Path,
+    json: bool,
+    unrun: Option<(usize, usize)>,
+) -> Result<u8, CliError> {
     if let Some((checks, scenarios)) = unrun {
         // Without this a correct mod fails with no word on the terminal why.
         eprintln!(
@@ -144,7 +154,6 @@ fn finish_run(
     if json {
         println!("{}", serde_json::to_string_pretty(report).expect("report serializes"));
     } else {
-        let report_path = writer.layout().file("report.md");
         print!("{}", crate::printer::summary(report, &report_path.display().to_string()));
     }
     Ok(exit_code(report))

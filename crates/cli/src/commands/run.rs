@@ -2,12 +2,12 @@
 //! judge each as it arrives, write everything as it happens, keep the best.
 
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::Duration;
 
 use modlearn_propose::{ModelRef, ProviderKind};
-use modlearn_record::{RunLayout, RunWriter, WriteError, copy_atomic, write_atomic};
-use modlearn_runner::{LearnEvent, ModelEndpoint, LearnSettings, LearnedCandidate, candidate_places, learn, report_from_attempts, write_candidate};
+use modlearn_record::{copy_atomic, write_atomic};
+use modlearn_runner::{JobProgress, JobStop, KeyHolder, LearnSettings, LearnedCandidate, LearningJob, ModelEndpoint, run_learning_job};
 use modlearn_spec::{LoadedSpec, spec_slug};
 use modlearn_types::{RunReport, SpecSummary};
 use serde::{Deserialize, Serialize};
@@ -81,11 +81,6 @@ pub fn run(args: RunArgs) -> Result<u8, CliError> {
     let scenarios = Arc::new(super::scenarios_with_envs(&loaded)?);
     let slug = spec_slug(&loaded.spec);
     let planned = state.candidates * state.rounds as usize;
-    let layout = RunLayout::new(&run_dir, planned.max(2));
-    let writer = RunWriter::new(layout.clone(), loaded.raw.clone(), loaded.spec.name.clone());
-    write_atomic(&run_dir.join("run.json"), format!("{}\n", serde_json::to_string_pretty(&state).expect("state serializes")))?;
-
-    let target = target_file_name(&loaded);
     let spec_summary = SpecSummary {
         name: loaded.spec.name.clone(),
         slug,
@@ -115,6 +110,8 @@ pub fn run(args: RunArgs) -> Result<u8, CliError> {
         let eval_endpoint = ModelEndpoint { base_url: wanted.base_url, ..endpoint };
         super::prices::check(&super::eval_model::check(eval_model)?, "--eval-model", &eval_endpoint, state.max_usd)?;
     }
+    // Everything is checked: only now is anything written.
+    write_atomic(&run_dir.join("run.json"), format!("{}\n", serde_json::to_string_pretty(&state).expect("state serializes")))?;
     let settings = LearnSettings {
         candidates: state.candidates,
         rounds: state.rounds,
@@ -127,48 +124,36 @@ pub fn run(args: RunArgs) -> Result<u8, CliError> {
     };
 
     let bar = printer::progress(planned, "proposing and evaluating");
-    let write_errors: Mutex<Vec<WriteError>> = Mutex::new(Vec::new());
-    let keep = |result: Result<(), WriteError>| {
-        if let Err(error) = result {
-            write_errors.lock().unwrap_or_else(|poison| poison.into_inner()).push(error);
-        }
+    let on_progress = |progress: JobProgress<'_>| match progress {
+        JobProgress::RoundStarted { round } => bar.set_message(format!("round {round}/{}", state.rounds)),
+        JobProgress::CandidateDone(_) => bar.inc(1),
     };
-    let candidate_path = candidate_places(layout.clone(), target);
-    let on_event = |event: LearnEvent<'_>| match event {
-        LearnEvent::RoundStarted { round } => bar.set_message(format!("round {round}/{}", state.rounds)),
-        LearnEvent::CandidateDone(candidate) => {
-            keep(write_candidate(&writer, candidate));
-            bar.inc(1);
-        }
-        LearnEvent::RoundDone { attempts, .. } => {
-            let report = report_from_attempts(spec_summary.clone(), attempts.to_vec(), None, None);
-            keep(writer.write_progress(&report));
-        }
-    };
-    let outcome = tokio.block_on(learn(&loaded.spec, Arc::clone(&scenarios), &model, proposer, &settings, &candidate_path, &on_event));
+    let job = LearningJob { spec: &loaded, scenarios: Arc::clone(&scenarios), summary: spec_summary, model: &model, proposing: proposer, settings: &settings, dir: &run_dir };
+    let outcome = tokio.block_on(run_learning_job(job, &on_progress));
     bar.finish_and_clear();
-    if let Some(error) = write_errors.into_inner().unwrap_or_else(|poison| poison.into_inner()).into_iter().next() {
-        return Err(error.into());
-    }
-    if let Some(error) = outcome.fatal {
-        let eval_refused = settings.eval.eval_model.as_ref().is_some_and(|model| model.halted());
-        return Err(if eval_refused {
-            let resume = format!(
-                "then continue with `modlearn run --resume {}` (it keeps the eval model; answers already received are not asked for again)",
-                run_dir.display()
-            );
-            super::eval_model::fatal(error).hint(resume)
-        } else {
-            proposer::fatal(error, &run_dir)
-        });
-    }
+    let learned = match outcome {
+        Ok(learned) => learned,
+        Err(stop) => return Err(stopped(stop, &run_dir)),
+    };
 
-    let attempts = outcome.candidates.iter().map(|candidate| candidate.attempt.clone()).collect();
-    let mut report = report_from_attempts(spec_summary, attempts, outcome.selected, None);
-    report.learning = Some(outcome.learning);
-    promote(&mut report, &outcome.candidates, outcome.selected, state.promote.as_deref())?;
+    let mut report = learned.report.clone();
+    promote(&mut report, &learned.candidates, learned.selected, state.promote.as_deref())?;
+    learned.write_report(&report)?;
     let unrun = super::prompt_checks_not_run(&scenarios, settings.eval.eval_model.is_some());
-    super::finish_run(&writer, &report, args.json, unrun)
+    super::print_run(&report, &run_dir.join("report.md"), args.json, unrun)
+}
+
+/// What to tell the user when the run stopped before its report.
+fn stopped(stop: JobStop, run_dir: &Path) -> CliError {
+    let resume = |what: &str| format!("then continue with `modlearn run --resume {}` ({what})", run_dir.display());
+    match stop {
+        JobStop::KeyRefused { error, holder: KeyHolder::EvalModel } => super::eval_model::fatal(error)
+            .hint(resume("it keeps the eval model; answers already received are not asked for again")),
+        JobStop::KeyRefused { error, holder: KeyHolder::Proposer } => proposer::fatal(error, run_dir),
+        JobStop::Interrupted => CliError { code: crate::exit::FAILURE, ..CliError::usage("interrupted") }
+            .hint(resume("finished candidates are kept and answers already received are not asked for again")),
+        JobStop::Write(error) => error.into(),
+    }
 }
 
 fn promote(
@@ -183,12 +168,6 @@ fn promote(
     copy_atomic(&candidates[index].evaluation.path, target)?;
     report.promoted_to = Some(target.display().to_string());
     Ok(())
-}
-
-/// The candidate's file name: the spec's `targetModName` (validated as a
-/// plain file name) or `<slug>.ts`, as Letta names it.
-fn target_file_name(loaded: &LoadedSpec) -> String {
-    loaded.spec.target_mod_name.clone().unwrap_or_else(|| format!("{}.ts", spec_slug(&loaded.spec)))
 }
 
 fn new_state(args: &RunArgs) -> Result<(RunState, PathBuf, LoadedSpec), CliError> {
