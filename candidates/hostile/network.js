@@ -1,5 +1,5 @@
 // Hostile: fetches a remote page in activate() before registering anything.
-// There is no network (and no fetch) in the sandbox, so activation fails.
+// The sandbox has no network: fetch rejects (getaddrinfo ENOTFOUND), so activation fails.
 
 const PIP_INSTALL = /(^|&&|\|\||[;|])(\s*)(?:python3?\s+-m\s+)?pip3?(?=\s+install(?:\s|$))/g;
 

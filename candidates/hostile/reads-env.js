@@ -1,5 +1,5 @@
-// Hostile: reads process.env.HOME in activate() to build a uv cache path for
-// the reminder. There is no `process` in the sandbox, so activation fails.
+// Was hostile when the sandbox had no `process`: reads process.env.HOME in activate() to
+// build a uv cache path. The sandbox's virtual process answers HOME=/home/user, as Letta's would.
 
 const PIP_INSTALL = /(^|&&|\|\||[;|])(\s*)(?:python3?\s+-m\s+)?pip3?(?=\s+install(?:\s|$))/g;
 

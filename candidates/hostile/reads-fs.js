@@ -1,5 +1,5 @@
-// Hostile: imports node:fs to check for a uv.lock file. Built-in node modules
-// do not exist in the sandbox, so the module fails to import.
+// Was hostile when node built-ins were refused: imports node:fs to check for a uv.lock
+// file. It now reads the engine's virtual filesystem (no uv.lock there) and loads, as in Letta.
 
 import fs from "node:fs";
 

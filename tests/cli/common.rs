@@ -61,7 +61,10 @@ impl TestContext {
         let mut text = text.replace(&canonical, "[TEMP_DIR]").replace(&temp, "[TEMP_DIR]");
         text = text.replace(&repo_root().display().to_string(), "[REPO]");
         let version = regex::Regex::new(r"modlearn \d+\.\d+\.\d+").unwrap();
-        version.replace_all(&text, "modlearn [VERSION]").into_owned()
+        let text = version.replace_all(&text, "modlearn [VERSION]");
+        // The clock of `run`'s progress lines.
+        let clock = regex::Regex::new(r"\[\s*\d+\.\ds\]").unwrap();
+        clock.replace_all(&text, "[TIME]").into_owned()
     }
 }
 
@@ -89,4 +92,83 @@ pub fn unreachable_base_url() -> String {
     let port = listener.local_addr().expect("its address").port();
     drop(listener);
     format!("http://127.0.0.1:{port}/v1")
+}
+
+/// Headless Chromium, as `scripts/bootstrap` installs it.
+pub struct Chromium {
+    binary: &'static str,
+    profile: PathBuf,
+}
+
+/// A decoded screenshot: RGB(A) rows.
+pub struct Screenshot {
+    pub width: usize,
+    pub height: usize,
+    channels: usize,
+    pixels: Vec<u8>,
+}
+
+impl Chromium {
+    pub fn new(context: &TestContext) -> Chromium {
+        let binary = ["chromium", "chromium-browser", "google-chrome"]
+            .into_iter()
+            .find(|name| Command::new(name).arg("--version").output().is_ok_and(|o| o.status.success()))
+            .unwrap_or_else(|| panic!("Chromium is not installed: run scripts/bootstrap (it installs the Debian package `chromium`)"));
+        Chromium { binary, profile: context.path("chromium-profile") }
+    }
+
+    fn command(&self, page: &Path, extra: &[&str]) -> Command {
+        let mut command = Command::new(self.binary);
+        command.args(["--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--no-first-run"]);
+        command.arg(format!("--user-data-dir={}", self.profile.display()));
+        command.args(extra).arg(format!("file://{}", page.canonicalize().unwrap().display()));
+        command
+    }
+
+    /// The DOM after Chromium parsed the page.
+    pub fn dom(&self, page: &Path) -> String {
+        String::from_utf8_lossy(&self.command(page, &["--dump-dom"]).output().unwrap().stdout).into_owned()
+    }
+
+    /// A `width` × `height` screenshot, saved where MODLEARN_KEEP_SCREENSHOT says (to look at it by eye).
+    pub fn screenshot(&self, page: &Path, width: u32, height: u32) -> Screenshot {
+        let png = self.profile.with_extension("png");
+        let output = self.command(page, &[&format!("--screenshot={}", png.display()), &format!("--window-size={width},{height}")]).output().unwrap();
+        assert!(png.is_file(), "no screenshot: {}", String::from_utf8_lossy(&output.stderr));
+        if let Some(keep) = std::env::var_os("MODLEARN_KEEP_SCREENSHOT") {
+            std::fs::copy(&png, keep).unwrap();
+        }
+        let decoder = png::Decoder::new(std::io::BufReader::new(std::fs::File::open(&png).unwrap()));
+        let mut reader = decoder.read_info().unwrap();
+        let mut pixels = vec![0; reader.output_buffer_size()];
+        let info = reader.next_frame(&mut pixels).unwrap();
+        pixels.truncate(info.buffer_size());
+        Screenshot { width: info.width as usize, height: info.height as usize, channels: info.color_type.samples(), pixels }
+    }
+}
+
+impl Screenshot {
+    fn matches(&self, x: usize, y: usize, colour: [u8; 3]) -> bool {
+        let at = (y * self.width + x) * self.channels;
+        self.pixels[at..at + 3].iter().zip(colour).all(|(&got, want)| got.abs_diff(want) <= 3)
+    }
+
+    /// The longest horizontal run of `colour` in any row, in pixels: how wide a bar is drawn.
+    pub fn longest_run(&self, colour: [u8; 3]) -> usize {
+        let mut longest = 0;
+        for y in 0..self.height {
+            let mut run = 0;
+            for x in 0..self.width {
+                run = if self.matches(x, y, colour) { run + 1 } else { 0 };
+                longest = longest.max(run);
+            }
+        }
+        longest
+    }
+}
+
+/// `#rrggbb` as bytes.
+pub fn rgb(hex: &str) -> [u8; 3] {
+    let value = u32::from_str_radix(hex.trim_start_matches('#'), 16).unwrap();
+    [(value >> 16) as u8, (value >> 8) as u8, value as u8]
 }

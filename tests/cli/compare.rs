@@ -341,6 +341,9 @@ fn leaderboard_html_renders_its_charts_in_headless_chromium() {
     // The DOM after Chromium parsed it: the charts are real SVG elements.
     let dom = base_args(&["--dump-dom"]).output().unwrap();
     let dom = String::from_utf8_lossy(&dom.stdout);
+    let verdict = dom.find("<h2>Verdict</h2>").expect("a verdict section");
+    assert!(verdict < dom.find("<svg").unwrap(), "the verdict comes before the charts");
+    assert!(dom[verdict..].find("Ranked first: ").is_some_and(|at| verdict + at < dom.find("<svg").unwrap()), "{dom}");
     assert!(dom.matches("<svg").count() >= 4, "bar charts and the heat map are SVG: {dom}");
     assert!(dom.contains("<rect"), "{dom}");
     assert!(dom.contains(STRONG) && dom.contains(WEAK));
@@ -367,6 +370,18 @@ fn leaderboard_html_renders_its_charts_in_headless_chromium() {
     // The best model's 100% bar: a full-width bar of its series colour.
     let bar = first_bar_colour(&html);
     assert!(count(bar) > 3000, "pass-rate bar colour {bar:?}: {} pixels", count(bar));
+    // The charts use the page's width (1052 px of content), not a fixed 640.
+    let longest = (0..info.height as usize)
+        .map(|y| {
+            let row = &pixels[y * info.width as usize * channels..(y + 1) * info.width as usize * channels];
+            row.chunks(channels).fold((0usize, 0usize), |(run, best), pixel| {
+                let run = if pixel[..3].iter().zip(bar).all(|(&got, want)| got.abs_diff(want) <= 3) { run + 1 } else { 0 };
+                (run, best.max(run))
+            }).1
+        })
+        .max()
+        .unwrap_or(0);
+    assert!(longest > 700, "the 100% bar is {longest} px wide");
     // The heat map: the strong model's 100% cell in the pass colour, the weak model's 0% cell in the fail colour.
     for (what, colour) in [("pass", rgb("#1b9e77")), ("fail", rgb("#d55e00"))] {
         assert!(html.contains(&format!("fill=\"#{:02x}{:02x}{:02x}\"", colour[0], colour[1], colour[2])), "{what} colour in the page");

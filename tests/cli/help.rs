@@ -15,6 +15,8 @@ fn help_of_every_command() {
         vec!["check", "--help"],
         vec!["report", "--help"],
         vec!["guide", "--help"],
+        vec!["init", "--help"],
+        vec!["completions", "--help"],
     ] {
         let rendered = context.run(&args);
         assert_eq!(rendered.code, 0);
@@ -30,6 +32,7 @@ fn usage_errors_exit_2_and_name_the_flag() {
         ("missing-candidate-arg", vec!["eval", "specs/uv-pip.json"]),
         ("bad-timeout", vec!["eval", "specs/uv-pip.json", "candidates/uv-pip/good-return-args.ts", "--handler-timeout", "soon"]),
         ("bad-jobs", vec!["eval", "specs/uv-pip.json", "candidates/uv-pip/good-return-args.ts", "--jobs", "0"]),
+        ("bad-shell", vec!["completions", "tcsh"]),
     ] {
         let rendered = context.run(&args);
         assert_eq!(rendered.code, 2, "{name}");

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 
 use modlearn_testserver::{Reply, TestServer};
 
-use crate::common::{TestContext, repo_root};
+use crate::common::{Chromium, TestContext, repo_root, rgb};
 
 const CANDIDATES: &[&str] = &[
     "candidates/uv-pip/partial-no-python-m.ts",
@@ -118,6 +118,44 @@ fn report_html_shows_round_scores_the_check_grid_and_usage_without_scripts() {
     // Model latency is measured, so it is the one number that changes between runs.
     let html = regex::Regex::new(r"\d+ ms").unwrap().replace_all(&html, "[N] ms");
     insta::assert_snapshot!("report_html", context.filter(&html));
+}
+
+/// report.html as a browser draws it: the reasons of failed checks as text on
+/// the page (not only in tooltips), links to each candidate's report, the
+/// maximum score on the axes, labels that tell the candidates apart, and
+/// charts as wide as the page.
+#[test]
+fn report_html_in_headless_chromium_shows_reasons_links_and_the_full_scale() {
+    let context = TestContext::new();
+    let run_dir = eval_run(&context, CANDIDATES);
+    let page = run_dir.join("report.html");
+    let chromium = Chromium::new(&context);
+    let dom = chromium.dom(&page);
+    // Tooltips are <title> elements; the reasons must also be in table cells.
+    let cells = regex::Regex::new(r"(?s)<title>.*?</title>").unwrap().replace_all(&dom, "");
+    assert!(cells.contains("Why checks failed"), "{dom}");
+    assert!(cells.contains("<td>`command` is \"python -m pip install flask\", expected \"uv pip install flask\"</td>"), "{cells}");
+    for number in 1..=CANDIDATES.len() {
+        let href = format!("candidates/{number:03}/report.md");
+        assert!(cells.contains(&format!("<a href=\"{href}\">{href}</a>")), "link to {href}");
+        assert!(run_dir.join(&href).is_file(), "{href} exists");
+    }
+    assert!(cells.contains(">max 11</text>"), "the bar chart marks the maximum");
+    assert!(cells.contains(">11</text>"), "the score axis goes up to 11");
+    let labels: Vec<String> = regex::Regex::new(r#"text-anchor="end">(#\d+[^<]*)</text>"#)
+        .unwrap()
+        .captures_iter(&cells)
+        .map(|c| c[1].to_owned())
+        .collect();
+    let mut distinct = labels.clone();
+    distinct.sort();
+    distinct.dedup();
+    assert_eq!(distinct.len(), CANDIDATES.len(), "one label per candidate: {labels:?}");
+
+    let shot = chromium.screenshot(&page, 1200, 2400);
+    // The passing candidate's full bar: as wide as the page allows (1052 px of content less the labels).
+    let pass = shot.longest_run(rgb("#1b9e77"));
+    assert!(pass > 700, "the score bar of the passing candidate is {pass} px wide");
 }
 
 /// A run whose prompt scenario is driven by an eval model: report.html shows the eval model's

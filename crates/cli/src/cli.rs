@@ -17,6 +17,22 @@ pub struct Cli {
     /// What to do.
     #[command(subcommand)]
     pub command: Command,
+
+    /// Colour PASS/FAIL/ERROR and diffs: auto (a terminal, unless NO_COLOR is set), always, never
+    #[arg(long, value_name = "WHEN", value_enum, default_value_t = ColorChoice::Auto, global = true, hide_possible_values = true, display_order = 900)]
+    pub color: ColorChoice,
+}
+
+/// When to colour output (`--color`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum ColorChoice {
+    // No doc comments here: clap would show them and switch every --help to its long layout.
+    #[allow(missing_docs)]
+    Auto,
+    #[allow(missing_docs)]
+    Always,
+    #[allow(missing_docs)]
+    Never,
 }
 
 /// The subcommands.
@@ -40,16 +56,58 @@ pub enum Command {
     Check(CheckArgs),
     /// Re-render a run's reports (report.md, report.json, report.html) from its stored artifacts
     #[command(after_help = "Runs nothing: no engine, no model. Exit status: 0 when the reports were written, 2 when the directory is not a finished run or an artifact is missing or corrupt.")]
-    Report(RunDirArgs),
+    Report(ReportArgs),
     /// Rewrite a run's proposer guide and history.md from its stored history.json
-    #[command(after_help = "Exit status: 0 when the guide was written, 2 when the directory is not a run or history.json is missing or corrupt.")]
-    Guide(RunDirArgs),
+    #[command(after_help = "Runs nothing: no engine, no model. Exit status: 0 when the guide was written, 2 when the directory is not a run or history.json is missing or corrupt.")]
+    Guide(GuideArgs),
     /// Compare models on specs: run every (model, spec, repeat) job, rank the models, test the differences
     #[command(after_help = COMPARE_AFTER_HELP)]
     Compare(CompareArgs),
     /// Combine the shard directories of one `modlearn compare --shard I/N` into one leaderboard
     #[command(after_help = "Refuses (exit 2) directories of different comparisons, the same shard twice, and missing shards.\n\nExit status: 0 when every job finished, 1 when the budget stopped some, 2 on a usage error, 3 when a job failed because its proposals could not be obtained.")]
     Merge(MergeArgs),
+    /// Write a new spec from an objective: a scaffold with the checks and negative controls to fill in
+    #[command(after_help = INIT_AFTER_HELP)]
+    Init(InitArgs),
+    /// Print a shell completion script for modlearn
+    #[command(after_help = "For example: `modlearn completions bash > ~/.local/share/bash-completion/completions/modlearn`, or `modlearn completions zsh > \"${fpath[1]}/_modlearn\"`.")]
+    Completions(CompletionsArgs),
+}
+
+const INIT_AFTER_HELP: &str = "The spec has the objective, requirements to complete, a mod_loads check, one behaviour check to fill in (marked TODO), and the negative controls `modlearn validate --mutants` asks for: a tool call the mod must leave alone and a clean dispose. Then run `modlearn validate --mutants FILE`.
+
+Exit status: 0 when the spec was written, 2 when FILE exists (without --force) or the objective is empty.";
+
+/// `modlearn init`.
+#[derive(Debug, Args)]
+pub struct InitArgs {
+    /// What the mod should do, in a sentence or more
+    #[arg(value_name = "OBJECTIVE", required = true, num_args = 1..)]
+    pub objective: Vec<String>,
+
+    /// Where to write the spec [default: specs/<slug>.json]
+    #[arg(long, value_name = "FILE")]
+    pub out: Option<PathBuf>,
+
+    /// The spec's name, from which its slug and mod file name come [default: the objective's first words]
+    #[arg(long, value_name = "NAME")]
+    pub name: Option<String>,
+
+    /// Replace FILE if it exists
+    #[arg(long)]
+    pub force: bool,
+
+    /// Print {"path": ..., "spec": ...} as JSON on stdout instead of the summary
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// `modlearn completions`.
+#[derive(Debug, Args)]
+pub struct CompletionsArgs {
+    /// The shell to write completions for
+    #[arg(value_name = "SHELL", value_enum)]
+    pub shell: clap_complete::Shell,
 }
 
 /// Limits for each candidate's engine.
@@ -63,7 +121,7 @@ pub struct EngineArgs {
     #[arg(long, value_name = "MIB", default_value_t = 64, value_parser = clap::value_parser!(u64).range(8..=4096))]
     pub memory_limit: u64,
 
-    /// Candidates evaluated at once [default: the number of cores]
+    /// Mods evaluated at once [default: the number of cores]
     #[arg(long, short, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=256))]
     pub jobs: Option<u64>,
 }
@@ -75,8 +133,8 @@ pub struct EvalArgs {
     #[arg(value_name = "SPEC")]
     pub spec: PathBuf,
 
-    /// Candidate mod files (.js, .mjs, .ts, .tsx)
-    #[arg(value_name = "CANDIDATE", required = true)]
+    /// Candidate mod files (.js, .mjs, .ts, .tsx), or directories walked for them as `check` does
+    #[arg(value_name = "CANDIDATE-OR-DIR", required = true)]
     pub candidates: Vec<PathBuf>,
 
     /// Where to write the run [default: reports/<slug>-<timestamp>]
@@ -87,7 +145,7 @@ pub struct EvalArgs {
     #[arg(long, value_name = "PATH")]
     pub promote: Option<PathBuf>,
 
-    /// Print the report as JSON on stdout instead of the table
+    /// Print the run's report.json on stdout instead of the table
     #[arg(long)]
     pub json: bool,
 
@@ -116,9 +174,11 @@ pub struct EvalModelArgs {
     pub eval_base_url: Option<String>,
 }
 
-const RUN_AFTER_HELP: &str = "Models: openai:NAME (OPENAI_API_KEY, OPENAI_BASE_URL; any OpenAI-compatible server such as vLLM, llama.cpp or Ollama via --base-url), anthropic:NAME (ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL), local:smollm2-135m (embedded 135M demo model; the default when no model is configured; it rarely writes a passing mod). MODLEARN_MODEL sets the default model.
+const RUN_AFTER_HELP: &str = "Models: openai:NAME (OPENAI_API_KEY, OPENAI_BASE_URL; any OpenAI-compatible server such as vLLM, llama.cpp or Ollama via --base-url), anthropic:NAME (ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL), local:smollm2-135m (embedded 135M demo model; the default when no model is configured; it rarely writes a passing mod). MODLEARN_MODEL sets the default model. --base-url is the address of an API model's server: give it with --model openai:NAME (or anthropic:NAME); alone it is ignored, with a warning.
 
-Exit status: 0 when the selected candidate passes, 1 when none passes, 2 on a usage, spec or configuration error, 3 when no candidate could be judged (no answer from the model, or no code in any answer).";
+Progress goes to stderr: a bar on a terminal, one line per judged candidate and per round otherwise. Ctrl-C stops the run (candidates being judged are finished and kept) and prints the `modlearn run --resume` command; a second Ctrl-C exits at once.
+
+Exit status: 0 when the selected candidate passes, 1 when none passes, 2 on a usage, spec or configuration error, 3 when no candidate could be judged (no answer from the model, or no code in any answer), 130 when interrupted (Ctrl-C).";
 
 /// `modlearn run`.
 #[derive(Debug, Args)]
@@ -143,7 +203,8 @@ pub struct RunArgs {
     #[arg(long, value_name = "PROVIDER:NAME")]
     pub model: Option<String>,
 
-    /// Base URL of the model API (OpenAI-compatible servers, proxies)
+    /// Base URL of the model API (OpenAI-compatible servers, proxies); needs an openai: or
+    /// anthropic: --model
     #[arg(long, value_name = "URL")]
     pub base_url: Option<String>,
 
@@ -164,8 +225,18 @@ pub struct RunArgs {
     pub promote: Option<PathBuf>,
 
     /// Response cache directory [default: ~/.cache/modlearn/responses]
-    #[arg(long, value_name = "DIR")]
+    #[arg(long, value_name = "DIR", conflicts_with = "no_cache")]
     pub cache_dir: Option<PathBuf>,
+
+    /// Reuse no answer of earlier runs: this run's answers are cached in RUN-DIR/responses, so
+    /// --resume still asks nothing twice
+    #[arg(long)]
+    pub no_cache: bool,
+
+    /// Draw another set of samples: candidate k gets sampling seed SEED*1000000+k (cached answers
+    /// are per seed) [default: 0]
+    #[arg(long, value_name = "SEED")]
+    pub seed: Option<u64>,
 
     /// Price overrides: JSON {"model-prefix": {"input": USD/1M, "output": USD/1M}}
     #[arg(long, value_name = "FILE")]
@@ -182,7 +253,7 @@ pub struct RunArgs {
     #[command(flatten)]
     pub proposing: ProposerArgs,
 
-    /// Print the report as JSON on stdout instead of the table
+    /// Print the run's report.json on stdout instead of the table
     #[arg(long)]
     pub json: bool,
 
@@ -365,16 +436,36 @@ pub struct CheckArgs {
     #[arg(long, value_name = "FILE")]
     pub junit: Option<PathBuf>,
 
+    /// Print the drift (or, with --accept, what was accepted) as JSON on stdout instead of text
+    #[arg(long)]
+    pub json: bool,
+
     #[command(flatten)]
     pub engine: EngineArgs,
 }
 
-/// `modlearn report` and `modlearn guide`.
+/// `modlearn report`.
 #[derive(Debug, Args)]
-pub struct RunDirArgs {
-    /// A run directory written by `modlearn run` or `modlearn eval`
+pub struct ReportArgs {
+    /// A finished run's directory (written by `modlearn run` or `modlearn eval`, with report.json)
     #[arg(value_name = "RUN-DIR")]
     pub run_dir: PathBuf,
+
+    /// Print the paths of the files written as a JSON array instead of one line each
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// `modlearn guide`.
+#[derive(Debug, Args)]
+pub struct GuideArgs {
+    /// A run's directory, finished or stopped (written by `modlearn run` or `modlearn eval`, with history.json)
+    #[arg(value_name = "RUN-DIR")]
+    pub run_dir: PathBuf,
+
+    /// Print the paths of the files written as a JSON array instead of one line each
+    #[arg(long)]
+    pub json: bool,
 }
 
 /// `modlearn bench`.
@@ -392,9 +483,21 @@ pub struct BenchArgs {
     #[arg(long, value_name = "K", default_value_t = 16, value_parser = clap::value_parser!(u64).range(1..=10000))]
     pub copies: u64,
 
-    /// Also time the same files under Node.js with a Letta-style in-process harness
+    /// Also time the same files under Node.js with a Letta-style in-process harness (needs `--trust-candidates`)
     #[arg(long)]
     pub node_baseline: bool,
+
+    /// Also time Letta Code's own harness (`runModLearning`, under Bun) on the same files, from this letta-code checkout (needs `--trust-candidates`)
+    #[arg(long, value_name = "DIR")]
+    pub letta_baseline: Option<PathBuf>,
+
+    /// The candidates are yours and safe to run unsandboxed: the baselines run them with this machine's full access
+    #[arg(long)]
+    pub trust_candidates: bool,
+
+    /// Print the measurements as JSON on stdout instead of sentences
+    #[arg(long)]
+    pub json: bool,
 
     #[command(flatten)]
     pub engine: EngineArgs,
@@ -404,6 +507,9 @@ fn parse_duration(text: &str) -> Result<Duration, String> {
     let duration = humantime::parse_duration(text).map_err(|error| format!("{error} (examples: 2s, 500ms, 1m)"))?;
     if duration < Duration::from_millis(10) {
         return Err("must be at least 10ms".to_owned());
+    }
+    if duration > Duration::from_secs(600) {
+        return Err("must be at most 10m".to_owned());
     }
     Ok(duration)
 }

@@ -7,6 +7,8 @@ mod exit;
 mod printer;
 
 fn main() -> std::process::ExitCode {
-    commands::place_bytecode_cache();
+    // First, before any thread exists: this process may be an engine zygote.
+    modlearn_engine::worker::serve_if_worker();
+    commands::isolate_engines();
     commands::run(<cli::Cli as clap::Parser>::parse())
 }

@@ -1,77 +1,369 @@
-//! Terminal output: the progress bar (only on a terminal) and the summary table.
+//! Terminal output: colour (`--color`, `NO_COLOR`), progress (a ticking bar on
+//! a terminal, one line per event otherwise) and tables that fit the width.
 
 use std::io::IsTerminal;
+use std::path::Path;
+use std::sync::OnceLock;
+use std::time::{Duration, Instant};
 
 use indicatif::{ProgressBar, ProgressStyle};
-use modlearn_types::RunReport;
+use modlearn_types::{Attempt, RunReport};
+use tabled::builder::Builder;
 use tabled::settings::Style;
-use tabled::{Table, Tabled};
 
-/// A progress bar on stderr when it is a terminal; hidden otherwise.
-pub fn progress(total: usize, message: &str) -> ProgressBar {
-    if !std::io::stderr().is_terminal() {
-        return ProgressBar::hidden();
-    }
-    let bar = ProgressBar::new(total as u64);
-    bar.set_style(
-        ProgressStyle::with_template("{spinner} {msg} [{bar:30}] {pos}/{len} {elapsed}")
-            .expect("valid template")
-            .progress_chars("=> "),
-    );
-    bar.set_message(message.to_owned());
-    bar
+use crate::cli::ColorChoice;
+
+static COLOR: OnceLock<ColorChoice> = OnceLock::new();
+
+/// Sets `--color` once, before anything is printed.
+pub fn init_color(choice: ColorChoice) {
+    let _ = COLOR.set(choice);
 }
 
-#[derive(Tabled)]
-struct ProposedRow {
-    #[tabled(rename = "#")]
-    index: String,
-    #[tabled(rename = "round")]
-    round: u32,
-    #[tabled(rename = "candidate")]
-    candidate: String,
-    #[tabled(rename = "result")]
-    result: &'static str,
-    #[tabled(rename = "score")]
-    score: String,
-    #[tabled(rename = "tokens in/out")]
-    tokens: String,
-    #[tabled(rename = "cost")]
-    cost: String,
-    #[tabled(rename = "diagnostics")]
-    diagnostics: String,
+/// Which stream a text goes to: colour is decided per stream.
+#[derive(Clone, Copy)]
+pub enum Stream {
+    Stdout,
+    Stderr,
 }
 
-#[derive(Tabled)]
-struct Row {
-    #[tabled(rename = "#")]
-    index: String,
-    #[tabled(rename = "candidate")]
-    candidate: String,
-    #[tabled(rename = "result")]
-    result: &'static str,
-    #[tabled(rename = "score")]
-    score: String,
-    #[tabled(rename = "hidden")]
-    hidden: String,
-    #[tabled(rename = "diagnostics")]
-    diagnostics: String,
-}
-
-/// The summary table of a run, then the selection and where the report is.
-pub fn summary(report: &RunReport, report_path: &str) -> String {
-    let selected = report.selected.as_ref().map(|s| s.candidate_index);
-    let marker = |index: usize| if Some(index) == selected { format!("*{index}") } else { index.to_string() };
-    let result = |attempt: &modlearn_types::Attempt| {
-        if attempt.error.is_some() {
-            "ERROR"
-        } else if attempt.passed {
-            "PASS"
-        } else {
-            "FAIL"
+/// Whether to colour what goes to `stream`: `--color always|never` decide;
+/// `auto` colours a terminal unless `NO_COLOR` is set to something.
+pub fn color_on(stream: Stream) -> bool {
+    match COLOR.get().copied().unwrap_or(ColorChoice::Auto) {
+        ColorChoice::Always => true,
+        ColorChoice::Never => false,
+        ColorChoice::Auto => {
+            let no_color = std::env::var_os("NO_COLOR").is_some_and(|value| !value.is_empty());
+            let terminal = match stream {
+                Stream::Stdout => std::io::stdout().is_terminal(),
+                Stream::Stderr => std::io::stderr().is_terminal(),
+            };
+            terminal && !no_color
         }
+    }
+}
+
+/// What a piece of text means, hence its colour.
+#[derive(Clone, Copy)]
+pub enum Tone {
+    Pass,
+    Fail,
+    Error,
+    Added,
+    Removed,
+    Dim,
+}
+
+/// `text` in the colour of `tone` when `on`.
+pub fn paint(text: &str, tone: Tone, on: bool) -> String {
+    if !on {
+        return text.to_owned();
+    }
+    let code = match tone {
+        Tone::Pass | Tone::Added => "32",
+        Tone::Fail | Tone::Removed => "31",
+        Tone::Error => "1;33",
+        Tone::Dim => "2",
     };
-    let faults = |attempt: &modlearn_types::Attempt| {
+    format!("\x1b[{code}m{text}\x1b[0m")
+}
+
+/// The tone of a result word (PASS, FAIL, ERROR and the mutant verdicts).
+fn tone_of(word: &str) -> Option<Tone> {
+    match word {
+        "PASS" | "KILLED" | "ok" => Some(Tone::Pass),
+        "FAIL" | "SURVIVED" => Some(Tone::Fail),
+        "ERROR" => Some(Tone::Error),
+        _ => None,
+    }
+}
+
+/// Colours every table cell that holds only a result word; the padding is
+/// kept, so the columns stay aligned.
+pub fn color_cells(table: &str, on: bool) -> String {
+    if !on {
+        return table.to_owned();
+    }
+    let mut out = String::with_capacity(table.len() + 64);
+    for line in table.split_inclusive('\n') {
+        let pieces: Vec<&str> = line.split('│').collect();
+        let painted: Vec<String> = pieces
+            .iter()
+            .map(|cell| match tone_of(cell.trim()) {
+                Some(tone) => cell.replacen(cell.trim(), &paint(cell.trim(), tone, true), 1),
+                None => (*cell).to_owned(),
+            })
+            .collect();
+        out.push_str(&painted.join("│"));
+    }
+    out
+}
+
+/// Colours a drift listing: `+ ` lines added (green), `- ` removed (red),
+/// `~ ` changed (yellow), by their first non-blank characters.
+pub fn color_diff(text: &str, on: bool) -> String {
+    if !on {
+        return text.to_owned();
+    }
+    text.split_inclusive('\n')
+        .map(|line| {
+            let body = line.trim_end_matches('\n');
+            let ending = &line[body.len()..];
+            let tone = match body.trim_start().get(..2) {
+                Some("+ ") => Some(Tone::Added),
+                Some("- ") => Some(Tone::Removed),
+                Some("~ ") => Some(Tone::Error),
+                _ => None,
+            };
+            match tone {
+                Some(tone) => format!("{}{ending}", paint(body, tone, true)),
+                None => line.to_owned(),
+            }
+        })
+        .collect()
+}
+
+/// The width tables must fit: the terminal's, else `COLUMNS`, else 80.
+pub fn width(stream: Stream) -> usize {
+    let size = match stream {
+        Stream::Stdout if std::io::stdout().is_terminal() => terminal_size::terminal_size_of(std::io::stdout()),
+        Stream::Stderr if std::io::stderr().is_terminal() => terminal_size::terminal_size_of(std::io::stderr()),
+        _ => None,
+    };
+    size.map(|(terminal_size::Width(w), _)| w as usize)
+        .or_else(|| std::env::var("COLUMNS").ok().and_then(|c| c.trim().parse().ok()))
+        .filter(|&w| w >= 20)
+        .unwrap_or(80)
+}
+
+/// A table column: its header, its cells, and whether it may wrap.
+pub struct Column {
+    pub header: &'static str,
+    pub cells: Vec<String>,
+    /// May break after `/`, `, ` and spaces when the table is too wide.
+    pub wraps: bool,
+}
+
+impl Column {
+    pub fn new(header: &'static str, cells: Vec<String>) -> Column {
+        Column { header, cells, wraps: false }
+    }
+
+    pub fn wrapping(header: &'static str, cells: Vec<String>) -> Column {
+        Column { header, cells, wraps: true }
+    }
+}
+
+/// Renders `columns` as a box table of at most `width` characters when it can:
+/// the widest wrapping column is wrapped first, at path separators and words.
+pub fn table(mut columns: Vec<Column>, width: usize) -> String {
+    let text_width = |text: &str| text.lines().map(|line| line.chars().count()).max().unwrap_or(0);
+    let column_width = |column: &Column| column.cells.iter().map(|cell| text_width(cell)).chain([column.header.len()]).max().unwrap_or(0);
+    let mut stuck = vec![false; columns.len()];
+    loop {
+        // Each column has a space either side and a border on its right; one more border on the left.
+        let total: usize = columns.iter().map(|column| column_width(column) + 3).sum::<usize>() + 1;
+        if total <= width {
+            break;
+        }
+        let Some(index) = (0..columns.len()).filter(|&i| columns[i].wraps && !stuck[i]).max_by_key(|&i| column_width(&columns[i])) else {
+            break;
+        };
+        // One character narrower at a time, always the widest column: the
+        // columns end up about even instead of one cut to the bone.
+        let current = column_width(&columns[index]);
+        let target = (current - 1).max(columns[index].header.len());
+        let wrapped: Vec<String> = columns[index].cells.iter().map(|cell| wrap(cell, target)).collect();
+        let new_width = wrapped.iter().map(|cell| text_width(cell)).max().unwrap_or(0).max(columns[index].header.len());
+        if new_width >= current {
+            stuck[index] = true;
+        } else {
+            columns[index].cells = wrapped;
+        }
+    }
+    let mut builder = Builder::default();
+    builder.push_record(columns.iter().map(|column| column.header.to_owned()));
+    let rows = columns.first().map_or(0, |column| column.cells.len());
+    for row in 0..rows {
+        builder.push_record(columns.iter().map(|column| column.cells[row].clone()));
+    }
+    let mut table = builder.build();
+    table.with(Style::sharp());
+    format!("{table}\n")
+}
+
+/// Greedy line breaking after `/`, `_`, `,` and spaces; a piece longer than
+/// `width` stays whole.
+fn wrap(text: &str, width: usize) -> String {
+    let mut pieces: Vec<String> = Vec::new();
+    let mut piece = String::new();
+    for c in text.chars() {
+        piece.push(c);
+        if matches!(c, '/' | '_' | ' ' | ',') {
+            pieces.push(std::mem::take(&mut piece));
+        }
+    }
+    if !piece.is_empty() {
+        pieces.push(piece);
+    }
+    let mut lines: Vec<String> = Vec::new();
+    let mut line = String::new();
+    for piece in pieces {
+        if !line.is_empty() && line.trim_end().chars().count() + piece.trim_end().chars().count() > width {
+            lines.push(line.trim_end().to_owned());
+            line = piece.trim_start().to_owned();
+        } else {
+            line.push_str(&piece);
+        }
+    }
+    if !line.trim().is_empty() {
+        lines.push(line.trim_end().to_owned());
+    }
+    lines.join("\n")
+}
+
+/// Progress on stderr. On a terminal a bar whose spinner and clock tick on
+/// their own (so a long wait for a model does not look frozen), with lines
+/// printed above it; otherwise (with `lines`) one line per event, for logs.
+#[derive(Clone)]
+pub struct Progress {
+    bar: ProgressBar,
+    lines: bool,
+    color: bool,
+    started: Instant,
+}
+
+impl Progress {
+    /// A bar only: nothing is printed without a terminal.
+    pub fn bar(total: usize, message: &str) -> Progress {
+        Progress::build(total, message, false)
+    }
+
+    /// A bar on a terminal, one line per event without one.
+    pub fn with_lines(total: usize, message: &str) -> Progress {
+        Progress::build(total, message, true)
+    }
+
+    fn build(total: usize, message: &str, lines: bool) -> Progress {
+        let color = color_on(Stream::Stderr);
+        if !std::io::stderr().is_terminal() {
+            return Progress { bar: ProgressBar::hidden(), lines, color, started: Instant::now() };
+        }
+        let bar = ProgressBar::new(total as u64);
+        bar.set_style(
+            ProgressStyle::with_template("{spinner} {msg} [{bar:30}] {pos}/{len} {elapsed}")
+                .expect("valid template")
+                .progress_chars("=> "),
+        );
+        bar.set_message(message.to_owned());
+        // Redraws without events: a proposal can take minutes.
+        bar.enable_steady_tick(Duration::from_millis(120));
+        Progress { bar, lines: true, color, started: Instant::now() }
+    }
+
+    /// Prints a line above the bar (or on its own without a terminal).
+    pub fn line(&self, text: &str) {
+        if !self.lines {
+            return;
+        }
+        if self.bar.is_hidden() {
+            eprintln!("{text}");
+        } else {
+            self.bar.println(text);
+        }
+    }
+
+    /// Says what is going on now: the bar's message; a line without a terminal.
+    pub fn status(&self, text: &str) {
+        if self.bar.is_hidden() {
+            self.line(text);
+        } else {
+            self.bar.set_message(text.to_owned());
+        }
+    }
+
+    /// One more item done.
+    pub fn inc(&self) {
+        self.bar.inc(1);
+    }
+
+    /// A judged candidate: its line, and one more done.
+    pub fn candidate(&self, attempt: &Attempt) {
+        self.line(&candidate_line(attempt, self.started.elapsed(), self.color));
+        self.inc();
+    }
+
+    /// A finished round: `attempts` are all candidates so far.
+    pub fn round_done(&self, round: u32, rounds: u32, attempts: &[Attempt]) {
+        let this: Vec<&Attempt> = attempts.iter().filter(|attempt| attempt.round == round).collect();
+        let passed = this.iter().filter(|attempt| attempt.passed).count();
+        let best = this.iter().max_by_key(|attempt| attempt.score).map_or("-".to_owned(), |a| format!("{}/{}", a.score, a.max_score));
+        self.line(&format!(
+            "  round {round}/{rounds} [{}] {} judged, {passed} passed, best {best}",
+            clock(self.started.elapsed()),
+            this.len()
+        ));
+    }
+
+    /// Removes the bar.
+    pub fn finish(&self) {
+        self.bar.finish_and_clear();
+    }
+}
+
+fn clock(elapsed: Duration) -> String {
+    format!("{:>6.1}s", elapsed.as_secs_f64())
+}
+
+/// `   FAIL [   0.4s] #3 9/11 candidates/003/mods/uv-pip.ts (from cache)`, with the reason of an error.
+fn candidate_line(attempt: &Attempt, elapsed: Duration, color: bool) -> String {
+    let word = result_word(attempt);
+    let tone = tone_of(word).unwrap_or(Tone::Dim);
+    let mut line = format!(
+        "  {} [{}] #{} {}/{} {}",
+        paint(&format!("{word:>5}"), tone, color),
+        clock(elapsed),
+        attempt.candidate_index,
+        attempt.score,
+        attempt.max_score,
+        attempt.candidate_path
+    );
+    if attempt.proposal.as_ref().is_some_and(|proposal| proposal.cached) {
+        line.push_str(" (from cache)");
+    }
+    if let Some(error) = &attempt.error {
+        line.push_str(": ");
+        line.push_str(&printable(error.lines().next().unwrap_or(""), 160));
+    }
+    line
+}
+
+/// A single line without control characters (a model's text may hold
+/// escapes that would take over the terminal), cut to `max` characters.
+pub fn printable(text: &str, max: usize) -> String {
+    let clean: String = text.chars().map(|c| if c.is_control() { ' ' } else { c }).collect();
+    if clean.chars().count() <= max {
+        return clean;
+    }
+    let cut: String = clean.chars().take(max.saturating_sub(1)).collect();
+    format!("{cut}…")
+}
+
+fn result_word(attempt: &Attempt) -> &'static str {
+    attempt.result_word()
+}
+
+/// The summary table of a run, then the selection and where the reports are.
+pub fn summary(report: &RunReport, run_dir: &Path) -> String {
+    let color = color_on(Stream::Stdout);
+    let selected = report.selected.as_ref().map(|s| s.candidate_index);
+    let attempts = &report.attempts;
+    let marker = |attempt: &Attempt| {
+        let index = attempt.candidate_index;
+        if Some(index) == selected { format!("*{index}") } else { index.to_string() }
+    };
+    let faults = |attempt: &Attempt| {
         // A candidate that was not judged has no diagnostics: say why instead.
         if let Some(error) = &attempt.error {
             return shorten(&terminal_safe(error), 60);
@@ -80,36 +372,39 @@ pub fn summary(report: &RunReport, report_path: &str) -> String {
         faults.dedup();
         if faults.is_empty() { "-".to_owned() } else { faults.join(", ") }
     };
-    let mut table = if report.learning.is_some() {
-        Table::new(report.attempts.iter().map(|attempt| {
-            let proposal = attempt.proposal.as_ref();
-            ProposedRow {
-                index: marker(attempt.candidate_index),
-                round: attempt.round,
-                candidate: terminal_safe(&attempt.candidate_path),
-                result: result(attempt),
-                score: format!("{}/{}", attempt.score, attempt.max_score),
-                tokens: proposal.map_or("-".to_owned(), |p| format!("{}/{}", p.input_tokens, p.output_tokens)),
-                cost: proposal.map_or("-".to_owned(), |p| format!("${:.4}", p.cost_usd)),
-                diagnostics: faults(attempt),
-            }
-        }))
+    let cells = |f: &dyn Fn(&Attempt) -> String| attempts.iter().map(f).collect::<Vec<String>>();
+    let score = |attempt: &Attempt| format!("{}/{}", attempt.score, attempt.max_score);
+    let result = |attempt: &Attempt| result_word(attempt).to_owned();
+    let columns = if report.learning.is_some() {
+        // Every candidate of a run lives at candidates/NNN/mods/<file>: `#` says which, and the
+        // path column is left out so the table fits 80 columns.
+        let mut columns = vec![Column::new("#", cells(&marker))];
+        if report.learning.as_ref().is_some_and(|learning| learning.rounds_planned > 1) {
+            columns.push(Column::new("round", cells(&|a| a.round.to_string())));
+        }
+        columns.extend([
+            Column::new("result", cells(&result)),
+            Column::new("score", cells(&score)),
+            Column::new("tokens in/out", cells(&|a| a.proposal.as_ref().map_or("-".to_owned(), |p| format!("{}/{}", p.input_tokens, p.output_tokens)))),
+            Column::new("cost", cells(&|a| a.proposal.as_ref().map_or("-".to_owned(), |p| format!("${:.4}", p.cost_usd)))),
+            Column::wrapping("diagnostics", cells(&faults)),
+        ]);
+        columns
     } else {
-        Table::new(report.attempts.iter().map(|attempt| Row {
-            index: marker(attempt.candidate_index),
-            candidate: terminal_safe(&attempt.candidate_path),
-            result: result(attempt),
-            score: format!("{}/{}", attempt.score, attempt.max_score),
-            hidden: if attempt.hidden_max_score == 0 {
-                "-".to_owned()
-            } else {
-                format!("{}/{}", attempt.hidden_score, attempt.hidden_max_score)
-            },
-            diagnostics: faults(attempt),
-        }))
+        let mut columns = vec![
+            Column::new("#", cells(&marker)),
+            Column::wrapping("candidate", cells(&|a| terminal_safe(&a.candidate_path))),
+            Column::new("result", cells(&result)),
+            Column::new("score", cells(&score)),
+        ];
+        // Without hidden scenarios the column would say `-` on every row.
+        if attempts.iter().any(|a| a.hidden_max_score > 0) {
+            columns.push(Column::new("hidden", cells(&|a| format!("{}/{}", a.hidden_score, a.hidden_max_score))));
+        }
+        columns.push(Column::wrapping("diagnostics", cells(&faults)));
+        columns
     };
-    table.with(Style::sharp());
-    let mut out = format!("{table}\n");
+    let mut out = color_cells(&table(columns, width(Stream::Stdout)), color);
     if let Some(learning) = &report.learning {
         let usage = &learning.usage;
         out.push_str(&format!(
@@ -124,34 +419,38 @@ pub fn summary(report: &RunReport, report_path: &str) -> String {
             usage.cost_usd
         ));
     }
-    let not_judged: Vec<&modlearn_types::Attempt> = report.attempts.iter().filter(|attempt| attempt.error.is_some()).collect();
+    let not_judged: Vec<&Attempt> = attempts.iter().filter(|attempt| attempt.error.is_some()).collect();
     if let Some(first) = not_judged.first() {
         out.push_str(&format!(
             "not judged: {} of {} candidate(s); candidate {}: {}\n",
             not_judged.len(),
-            report.attempts.len(),
+            attempts.len(),
             first.candidate_index,
             terminal_safe(first.error.as_deref().unwrap_or_default())
         ));
     }
     match &report.selected {
-        None if !report.attempts.is_empty() && not_judged.len() == report.attempts.len() => {
+        None if !attempts.is_empty() && not_judged.len() == attempts.len() => {
             out.push_str("selected: none (no candidate could be judged)\n")
         }
-        Some(chosen) => out.push_str(&format!(
-            "selected: candidate {} `{}`: {} {}/{}\n",
-            chosen.candidate_index,
-            terminal_safe(&chosen.candidate_path),
-            if report.passed { "PASS" } else { "FAIL" },
-            report.score,
-            report.max_score
-        )),
+        Some(chosen) => {
+            let (word, tone) = if report.passed { ("PASS", Tone::Pass) } else { ("FAIL", Tone::Fail) };
+            out.push_str(&format!(
+                "selected: candidate {} `{}`: {} {}/{}\n",
+                chosen.candidate_index,
+                terminal_safe(&chosen.candidate_path),
+                paint(word, tone, color),
+                report.score,
+                report.max_score
+            ));
+        }
         None => out.push_str("selected: none\n"),
     }
     if let Some(promoted) = &report.promoted_to {
         out.push_str(&format!("promoted: `{promoted}`\n"));
     }
-    out.push_str(&format!("report: {report_path}\n"));
+    out.push_str(&format!("report: {}\n", run_dir.join("report.md").display()));
+    out.push_str(&format!("        {}\n", run_dir.join("report.html").display()));
     out
 }
 
@@ -169,4 +468,52 @@ fn shorten(text: &str, max: usize) -> String {
     }
     let cut: String = line.chars().take(max.saturating_sub(1)).collect();
     format!("{cut}…")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn wrapping_breaks_after_separators_and_keeps_long_pieces_whole() {
+        assert_eq!(wrap("candidates/uv-pip/partial-deprecated-status.js", 20), "candidates/uv-pip/\npartial-deprecated-status.js");
+        assert_eq!(wrap("event/exception, load/syntax", 16), "event/exception,\nload/syntax");
+        assert_eq!(wrap("short", 20), "short");
+    }
+
+    #[test]
+    fn tables_fit_the_width_by_wrapping_the_widest_wrapping_column() {
+        let columns = vec![
+            Column::new("#", vec!["1".into()]),
+            Column::wrapping("candidate", vec!["candidates/uv-pip/partial-deprecated-status.js".into()]),
+            Column::wrapping("diagnostics", vec!["deprecated_api/deprecated".into()]),
+        ];
+        let table = table(columns, 60);
+        assert!(table.lines().all(|line| line.chars().count() <= 60), "{table}");
+        assert!(table.contains("partial-deprecated-status.js"), "{table}");
+    }
+
+    #[test]
+    fn colour_keeps_the_columns_aligned() {
+        let plain = "│ 1 │ PASS   │\n│ 2 │ ERROR  │\n";
+        let colored = color_cells(plain, true);
+        assert_eq!(colored, "│ 1 │ \x1b[32mPASS\x1b[0m   │\n│ 2 │ \x1b[1;33mERROR\x1b[0m  │\n");
+        assert_eq!(color_cells(plain, false), plain);
+    }
+
+    #[test]
+    fn drift_lines_are_coloured_by_their_sign() {
+        let drift = "changed mod a.js:\n    + loads\n    - command `guard`\n    ~ tool `t`: x → y\n";
+        assert_eq!(
+            color_diff(drift, true),
+            "changed mod a.js:\n\x1b[32m    + loads\x1b[0m\n\x1b[31m    - command `guard`\x1b[0m\n\x1b[1;33m    ~ tool `t`: x → y\x1b[0m\n"
+        );
+        assert_eq!(color_diff(drift, false), drift);
+    }
+
+    #[test]
+    fn control_characters_never_reach_the_terminal() {
+        assert_eq!(printable("bad\x1b[2Jthing\r", 80), "bad [2Jthing ");
+        assert_eq!(printable("abcdef", 4), "abc…");
+    }
 }

@@ -250,7 +250,7 @@ async fn run_job(context: &Context, job: Job) -> Result<JobOutcome, CompareError
             return Err(fatal(error, &flag, &context.options.out));
         }
         // Nothing interrupts a compare job on its own yet: it stays unfinished, as when a sibling stops.
-        Err(JobStop::Interrupted) => return Ok(not_run),
+        Err(JobStop::Interrupted { .. }) => return Ok(not_run),
     };
     // A sibling's refused key stops the comparison: this job's answers may be
     // cut short, so it stays unfinished and runs again next time.

@@ -90,7 +90,7 @@ function messageOf(error) {
  * `fault`). `timestamp` comes from the virtual clock, so it is reproducible.
  */
 export function makeDiagnostic({ owner, phase, error, capability, severity, fault, now }) {
-  const message = messageOf(error);
+  const message = boundText(messageOf(error));
   const kind = fault ?? PHASE_FAULTS[phase] ?? classifyFault(error);
   const isError = error instanceof Error;
   const diagnostic = {
@@ -101,7 +101,7 @@ export function makeDiagnostic({ owner, phase, error, capability, severity, faul
     message,
     phase,
     severity: effectiveSeverity(phase, severity),
-    stack: phase === "report" || !isError ? undefined : cleanStack(error.stack),
+    stack: phase === "report" || !isError ? undefined : boundText(cleanStack(error.stack)),
     timestamp: new Date(now).toISOString(),
     fault: kind,
   };
@@ -109,6 +109,15 @@ export function makeDiagnostic({ owner, phase, error, capability, severity, faul
     if (diagnostic[key] === undefined) delete diagnostic[key];
   }
   return diagnostic;
+}
+
+/** The longest text kept whole; a candidate controls these and reports quote them. */
+export const TEXT_LIMIT = 4000;
+
+/** At most `limit` characters of `text`, with a marker saying how much was cut. */
+export function boundText(text, limit = TEXT_LIMIT) {
+  if (typeof text !== "string" || text.length <= limit) return text;
+  return `${text.slice(0, limit)}… [${text.length - limit} more characters cut]`;
 }
 
 // Host frames say nothing to a mod author; keep only the candidate's own.

@@ -16,9 +16,16 @@ import { freshContext } from "./context.js";
 import { toJson } from "./json.js";
 import { OPERATIONS } from "./operations.js";
 import { installPromiseTracking, recordGlobalBaseline } from "./lifecycle.js";
-import { abortHooks } from "./abort.js";
+import { abortHooks, signalOf as controllerSignal } from "./abort.js";
+import { HOST_METHODS, OPERATION_NAMES } from "./protocol.js";
+import { hostStack, sealGlobals } from "./seal.js";
+import { installWeb } from "./web/install.js";
+import { seedWorld, worldSnapshot } from "./world.js";
 
 const core = installSandbox(globalThis);
+// Bun's platform, virtualised: web globals, `process`, and the world behind node:*.
+installWeb(globalThis);
+seedWorld();
 
 /** Letta's learning-harness context: what every callback sees as ctx. */
 export const DEFAULT_CONTEXT = Object.freeze({
@@ -64,6 +71,7 @@ class Host {
     this.stepState = null;
     this.clientPromise = null;
     this.sources = new Map();
+    this.worldSeed = {};
   }
 
   // ---- the engine interface used by letta.js and the operations ----
@@ -89,7 +97,7 @@ class Host {
   }
 
   signalOf(owner) {
-    return (this.registry.controllers[owner.id] ?? owner.controller).signal;
+    return controllerSignal(this.registry.controllers[owner.id] ?? owner.controller);
   }
 
   notify(owner, message) {
@@ -120,7 +128,7 @@ class Host {
 
   // ---- methods the Rust side calls ----
 
-  configure({ profile, context, seed, reservedToolNames, builtinCommandIds }) {
+  configure({ profile, context, seed, reservedToolNames, builtinCommandIds, world }) {
     if (profile !== undefined) {
       this.capabilities = profileNamed(profile);
       this.profile = profile;
@@ -129,6 +137,9 @@ class Host {
     if (seed !== undefined) seedRandom(seed);
     if (reservedToolNames !== undefined) this.reservedToolNames = new Set(reservedToolNames);
     if (builtinCommandIds !== undefined) this.builtinCommandIds = new Set(builtinCommandIds);
+    // The world's working directory and agent id follow ctx, as Letta's do.
+    this.worldSeed = { ...(world ?? {}), cwd: this.baseContext.cwd, agentId: this.baseContext.agent?.id };
+    seedWorld(this.worldSeed);
     return { profile: this.profile, capabilities: cloneCapabilities(this.capabilities) };
   }
 
@@ -136,11 +147,14 @@ class Host {
   newGeneration() {
     this.registry = createRegistry(this.registry.generation + 1);
     this.clientPromise = null;
+    // Each scenario starts from the seeded world, as each of Letta's runs starts on a clean machine.
+    seedWorld(this.worldSeed);
     return { generation: this.registry.generation };
   }
 
-  start({ op, ...args }) {
-    const Operation = OPERATIONS[op];
+  start(args) {
+    const op = args.op;
+    const Operation = Object.hasOwn(OPERATIONS, op) ? OPERATIONS[op] : undefined;
     if (!Operation) throw new Error(`unknown operation '${op}'`);
     this.operation = new Operation(this, args);
     return { steps: this.operation.stepCount() };
@@ -216,13 +230,29 @@ class Host {
       panels: [...registry.panels.values()].map((panel) => ({ id: panel.id, order: panel.order, mod: ownerOf(panel) })),
       timers: pendingTimers().length,
       notifications: this.notifications,
+      world: worldSnapshot(),
     };
+  }
+
+  /**
+   * Last step of booting, after everything that changes built-ins: lock what
+   * the host relies on, and remember the globals that exist before any mod runs.
+   */
+  seal() {
+    sealGlobals(globalThis);
+    recordGlobalBaseline(globalThis);
+    return {};
+  }
+
+  protocol() {
+    return { methods: HOST_METHODS, operations: Object.keys(OPERATIONS) };
   }
 
   takeConsole() {
     const taken = { lines: consoleBuffer.lines, dropped: consoleBuffer.dropped };
     consoleBuffer.lines = [];
     consoleBuffer.dropped = 0;
+    consoleBuffer.characters = 0;
     return taken;
   }
 }
@@ -231,8 +261,8 @@ const host = new Host();
 // Lifecycle checks: tag promises mod code constructs (a stack with any of the
 // candidate's frames; host frames are filtered out by prepareStackTrace), and
 // remember the globals that exist before any mod runs.
-installPromiseTracking(globalThis, () => host.lastOwner, () => /\n {4}at /.test(new Error().stack ?? ""));
-recordGlobalBaseline(globalThis);
+installPromiseTracking(globalThis, () => host.lastOwner, () => /\n {4}at /.test(hostStack() ?? ""));
+// The Rust side calls `seal` once the host is booted (see Host.seal).
 // A throwing letta.signal listener must not break the abort (and the dispose) it runs in.
 abortHooks.onListenerError = (error, reason) =>
   host.record({ owner: host.lastOwner, phase: reason === "mod activation failed" ? "activate" : "dispose", error });
@@ -250,12 +280,17 @@ core.setUnhandledPromiseRejectionHandler((_promise, reason) => {
   return true;
 });
 
-const METHODS = new Set([
-  "configure", "newGeneration", "start", "step", "poll", "advance", "fail", "finish", "snapshot", "takeConsole",
-]);
+if (Object.keys(OPERATIONS).sort().join() !== [...OPERATION_NAMES].sort().join()) {
+  throw new Error("operations.js and protocol.js list different operations");
+}
+const METHODS = new Set(HOST_METHODS);
 
 globalThis.__modlearnHost = (method, json) => {
   if (!METHODS.has(method)) throw new Error(`unknown host method '${method}'`);
   const args = json === undefined || json === "" ? {} : JSON.parse(json);
+  // The operations destructure their arguments with defaults: an argument the
+  // Rust side leaves out must read as missing, not as what a mod put on
+  // Object.prototype (a seed, a conversation, a clock move of its choosing).
+  if (args !== null && typeof args === "object" && !Array.isArray(args)) Object.setPrototypeOf(args, null);
   return toJson(host[method](args));
 };

@@ -3,7 +3,7 @@
 // overlays, run a slash command. Like the operations in operations.js, each
 // unit of mod code is one step, so the Rust side's budgets apply to it.
 
-import { AbortController } from "./abort.js";
+import { AbortController, isAborted, signalOf } from "./abort.js";
 import { conversationHandle, withGetContextTrap } from "./context.js";
 import { clearHostTimeout, setHostTimeout } from "./platform.js";
 import { flattenToolResponse, thrownToolOutput, toolResultStatus, toolResultStreams } from "./tool-result.js";
@@ -62,7 +62,7 @@ export class RunToolOperation {
     this.settled = new Set();
     this.cleanup = () => {};
     // Letta's filter drops the tools of a mod whose activation was aborted.
-    if (this.tool && host.signalOf(this.tool.owner).aborted) this.unavailable = "its mod was disposed";
+    if (this.tool && isAborted(host.signalOf(this.tool.owner))) this.unavailable = "its mod was disposed";
   }
 
   stepCount() {
@@ -105,13 +105,13 @@ export class RunToolOperation {
     const abort = () => controller.abort();
     ownerSignal.addEventListener("abort", abort, { once: true });
     this.cleanup = () => ownerSignal.removeEventListener("abort", abort);
-    this.signal = controller.signal;
+    this.signal = signalOf(controller);
     const base = host.context();
     const ctx = withTrap(host, tool.owner, {
       ...base,
       args: this.args,
       toolCallId: this.toolCallId,
-      signal: controller.signal,
+      signal: this.signal,
       secret: secretResolver(),
       conversation: conversationHandle(base.sessionId),
     });
@@ -215,7 +215,7 @@ export class CheckPermissionsOperation {
     const { host } = this;
     const permission = this.permissions[position];
     const entry = this.consulted[position];
-    if (host.signalOf(permission.owner).aborted) {
+    if (isAborted(host.signalOf(permission.owner))) {
       entry.outcome = "skipped";
       return;
     }

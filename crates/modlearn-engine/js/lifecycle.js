@@ -15,6 +15,13 @@
 import { clock, pendingTimers, advanceClock, seedRandom } from "./platform.js";
 import { EVENT_CAPABILITY } from "./capabilities.js";
 import { cloneCapabilities } from "./capabilities.js";
+import { isAborted, signalOf } from "./abort.js";
+
+/**
+ * The global object, taken while the host starts: `globalThis` is a global
+ * property like any other, which a mod can point at an object of its own.
+ */
+const GLOBAL = globalThis;
 
 /** Promises created with `new Promise` while mod code ran, still unresolved. */
 export const promiseTracker = { pending: new Set(), currentOwner: () => null };
@@ -137,7 +144,8 @@ export function modPendingPromises() {
 /** What a registry holds, per kind, in a stable order (names only). */
 export function registrations(registry) {
   const sorted = (values) => [...values].sort();
-  const events = {};
+  // No prototype: a setter a mod put on Object.prototype must not swallow a count.
+  const events = Object.create(null);
   for (const [name, list] of Object.entries(registry.events)) {
     if (list.length > 0) events[name] = list.length;
   }
@@ -160,7 +168,7 @@ export function registrations(registry) {
 export function checkedDispose(DisposeOperation) {
   return class CheckedDisposeOperation extends DisposeOperation {
     constructor(host) {
-      const signals = Object.entries(host.registry.controllers).map(([mod, controller]) => ({ mod, signal: controller.signal }));
+      const signals = Object.entries(host.registry.controllers).map(([mod, controller]) => ({ mod, signal: signalOf(controller) }));
       // Counted before the aborts, whose listeners may already fail.
       const diagnosticsBefore = host.registry.diagnostics.length;
       super(host);
@@ -175,7 +183,7 @@ export function checkedDispose(DisposeOperation) {
       return {
         ...result,
         left,
-        signals: this.signals.map(({ mod, signal }) => ({ mod, aborted: signal.aborted === true })),
+        signals: this.signals.map(({ mod, signal }) => ({ mod, aborted: isAborted(signal) })),
         diagnostics: registry.diagnostics.slice(this.diagnosticsBefore),
       };
     }
@@ -232,7 +240,7 @@ export class LeaksOperation {
     return 0;
   }
   finish() {
-    return { timers: modTimers(), promises: modPendingPromises(), globals: modGlobals(globalThis) };
+    return { timers: modTimers(), promises: modPendingPromises(), globals: modGlobals(GLOBAL) };
   }
 }
 

@@ -8,7 +8,10 @@ import { conversationHandle, withGetContextTrap } from "./context.js";
 import { beginEmission, applyResult, finishEmission, handlerFailed, snapshotBeforeHandler } from "./dispatch.js";
 import { removeOwnerCapabilities } from "./registry.js";
 import { scanRemovedApis } from "./source-scan.js";
+import { compareLive } from "./live-compare.js";
 import { CheckPermissionsOperation, RunCommandOperation, RunToolOperation } from "./invocations.js";
+// The module's own: a mod may replace globalThis.AbortController for the loads after it.
+import { AbortController, isAborted, signalOf } from "./abort.js";
 import { CapabilitiesOperation, ControlOperation, LeaksOperation, SettleOperation, checkedDispose } from "./lifecycle.js";
 
 /**
@@ -86,7 +89,7 @@ class LoadOperation {
     if (this.recorded) return;
     this.failed = true;
     removeOwnerCapabilities(host.registry, owner);
-    if (!owner.controller.signal.aborted) owner.controller.abort("mod activation failed");
+    if (!isAborted(signalOf(owner.controller))) owner.controller.abort("mod activation failed");
     delete host.registry.controllers[owner.id];
     if (!(error && error.recorded)) host.record({ owner, phase, error, fault });
     this.recorded = true;
@@ -101,10 +104,14 @@ class LoadOperation {
   }
 }
 
-/** Emits one event to every handler, one handler per step. Arguments: `name`, `event`. */
+/**
+ * Emits one event to every handler, one handler per step. Arguments: `name`, `event`, and
+ * `compare`, a comparison to make on the live event afterwards (live-compare.js).
+ */
 class EmitOperation {
-  constructor(host, { name, event }) {
+  constructor(host, { name, event, compare = null }) {
     this.host = host;
+    this.compare = compare;
     this.rejected = null;
     this.failedSteps = new Set();
     try {
@@ -123,7 +130,7 @@ class EmitOperation {
     const { host, emission } = this;
     const registration = emission.registrations[index];
     host.phase = "event";
-    if (host.signalOf(registration.owner).aborted) return;
+    if (isAborted(host.signalOf(registration.owner))) return;
     snapshotBeforeHandler(emission);
     try {
       const result = await registration.handler(emission.event, this.handlerContext(registration.owner));
@@ -168,7 +175,10 @@ class EmitOperation {
 
   finish() {
     if (this.rejected !== null) return { outcome: "rejected", message: this.rejected };
-    return { outcome: "emitted", emission: finishEmission(this.emission), event: this.emission.event };
+    const emission = finishEmission(this.emission);
+    const event = this.emission.event;
+    const compared = this.compare === null ? undefined : compareLive(this.compare, event);
+    return { outcome: "emitted", emission, event, compared };
   }
 }
 
@@ -214,8 +224,8 @@ class DisposeOperation {
     for (const map of [registry.tools, registry.commands, registry.permissions, registry.providers, registry.panels]) {
       map.clear();
     }
-    registry.owners = {};
-    registry.controllers = {};
+    registry.owners = Object.create(null);
+    registry.controllers = Object.create(null);
     registry.disposers = [];
     return { disposed: this.disposers.length, threw: this.threw };
   }

@@ -7,6 +7,7 @@
 
 import { structuredCloneValue } from "./clone.js";
 import { installAbort } from "./abort.js";
+import { boundText } from "./diagnostics.js";
 
 /** Fixed start of virtual time: 2026-01-01T00:00:00Z. */
 export const VIRTUAL_EPOCH_MS = 1767225600000;
@@ -101,6 +102,8 @@ export function advanceClock() {
 class VirtualDate extends RealDate {
   constructor(...args) {
     if (args.length === 0) super(clock.now);
+    // Local time is UTC in the sandbox, whatever the host's time zone.
+    else if (args.length >= 2) super(RealDate.UTC(...args));
     else super(...args);
   }
   static now() {
@@ -114,16 +117,23 @@ let randomState = 0x9e3779b9;
 export function seedRandom(seed) {
   randomState = seed >>> 0;
 }
-function seededRandom() {
+/** The next 32 bits of the seeded generator (Math.random, crypto and ids share it). */
+export function randomUint32() {
   randomState = (randomState + 0x6d2b79f5) >>> 0;
   let t = randomState;
   t = Math.imul(t ^ (t >>> 15), t | 1);
   t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  return (t ^ (t >>> 14)) >>> 0;
+}
+function seededRandom() {
+  return randomUint32() / 4294967296;
 }
 
+/** The longest console line kept whole (a line of JSON a mod prints for its own debugging fits). */
+const CONSOLE_LINE_LIMIT = 64 * 1024;
+
 /** Console lines the candidate printed, capped so a chatty mod cannot fill memory. */
-export const consoleBuffer = { lines: [], dropped: 0, limit: 1000 };
+export const consoleBuffer = { lines: [], dropped: 0, limit: 1000, characters: 0, characterLimit: 256 * 1024 };
 
 function formatArg(arg) {
   if (typeof arg === "string") return arg;
@@ -138,11 +148,13 @@ function formatArg(arg) {
 
 function makeConsole() {
   const write = (level) => (...args) => {
-    if (consoleBuffer.lines.length >= consoleBuffer.limit) {
+    if (consoleBuffer.lines.length >= consoleBuffer.limit || consoleBuffer.characters >= consoleBuffer.characterLimit) {
       consoleBuffer.dropped++;
       return;
     }
-    consoleBuffer.lines.push({ level, text: args.map(formatArg).join(" ") });
+    const text = boundText(args.map(formatArg).join(" "), CONSOLE_LINE_LIMIT);
+    consoleBuffer.characters += text.length;
+    consoleBuffer.lines.push({ level, text });
   };
   return {
     log: write("log"),
@@ -171,31 +183,15 @@ function deny(what, advice) {
   hostAccess.onAccess(error);
   throw error;
 }
+export { deny as hostAccessDenied };
 
 function installHostTraps(global) {
-  const processTrap = new Proxy(
-    {},
-    {
-      get(_target, property) {
-        if (typeof property === "symbol") return undefined;
-        const advice = property === "env" ? "read configuration from ctx instead" : undefined;
-        return deny(`process.${String(property)}`, advice);
-      },
-      has: () => false,
-    },
-  );
+  // `process` and `fetch` are the virtual world's (node/process.js, web/network.js).
   const define = (name, descriptor) =>
     Object.defineProperty(global, name, { configurable: false, enumerable: false, ...descriptor });
-  define("process", { value: processTrap, writable: false });
   define("require", {
     value: function require(id) {
       return deny(`require(${JSON.stringify(String(id))})`, "mods are ES modules and may import only files beside them");
-    },
-    writable: false,
-  });
-  define("fetch", {
-    value: function fetch(input) {
-      return deny(`fetch(${JSON.stringify(String(input))})`, "the network is closed to mods under evaluation");
     },
     writable: false,
   });

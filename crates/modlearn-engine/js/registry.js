@@ -6,14 +6,18 @@ import { EVENT_CAPABILITY } from "./capabilities.js";
 /** Source scopes, lowest priority first. */
 export const SCOPE_PRIORITY = Object.freeze({ legacy_global: 0, bundled: 1, global: 2, agent: 3, project: 4 });
 
-/** An empty registry for `generation`. */
+/**
+ * An empty registry for `generation`. Its tables by key have no prototype:
+ * a key missing from them must not be found on Object.prototype, which mods
+ * can write (an owner looked up there would make a stale handle live).
+ */
 export function createRegistry(generation) {
-  const events = {};
+  const events = Object.create(null);
   for (const name of Object.keys(EVENT_CAPABILITY)) events[name] = [];
   return {
     generation,
-    owners: {},
-    controllers: {},
+    owners: Object.create(null),
+    controllers: Object.create(null),
     events,
     tools: new Map(),
     commands: new Map(),

@@ -1,6 +1,8 @@
 // What Letta Code makes of a mod tool's return value (reference §3.4): the
 // status rule (getModToolStatus) and the content rule (flattenToolResponse).
 
+import { isAborted } from "./abort.js";
+
 /** What the model is told when a tool call was aborted. */
 export const INTERRUPTED_BY_USER = "Interrupted by user";
 
@@ -69,7 +71,7 @@ export function toolResultStreams(result) {
 
 /** Letta's test for a thrown error that means the call was aborted. */
 export function isAbortError(error, signal) {
-  if (signal && signal.aborted) return true;
+  if (isAborted(signal)) return true;
   return (
     error instanceof Error &&
     (error.name === "AbortError" || error.message === "The operation was aborted" || error.code === "ABORT_ERR")

@@ -2,7 +2,8 @@
 //!
 //! Each [`Engine`] is its own deno_core runtime (QuickJS backend) with the
 //! host modules from `js/`: the sandbox (virtual clock, seeded randomness,
-//! no filesystem, network, environment or process), the `letta` handle and
+//! Bun's platform over a virtual world: an in-memory filesystem, a seeded
+//! environment, simulated commands, no network), the `letta` handle and
 //! Letta Code's event dispatch. The Rust side only starts operations and
 //! puts a time budget on every piece of mod code; the semantics live in the
 //! JavaScript, where they can be read beside Letta's.
@@ -14,12 +15,17 @@
 mod engine;
 mod host_sources;
 mod lifecycle;
+mod local;
+pub mod protocol;
 #[doc(hidden)]
 pub mod js_tests;
 mod loader;
 mod transpile;
 mod watchdog;
+mod world;
+pub mod worker;
 
-pub use engine::{CandidateFile, DisposeOutcome, EmitOutcome, Engine, EngineError, EngineOptions, LoadOutcome};
+pub use engine::{CandidateFile, DisposeOutcome, EmitOutcome, Engine, EngineError, EngineOptions, LoadOutcome, StopFault};
 pub use host_sources::HOST_MODULES;
 pub use transpile::{SourceKind, transpile_file};
+pub use world::{ScriptedCommand, WorldSeed};

@@ -4,30 +4,30 @@
 //! clock, reseeding or switching conversations between generations.
 
 use serde::Deserialize;
-use serde_json::{Value, json};
 
 use modlearn_types::{CheckedDispose, Leftovers, ProfileCapabilities, Settled};
 
 use crate::engine::{Engine, EngineError};
+use crate::protocol::Operation;
 
 impl Engine {
     /// Disposes like [`Engine::dispose`], and reports what the disposers left
     /// registered before the host swept the registry, whether the mods'
     /// signals are aborted, and the diagnostics recorded meanwhile.
     pub fn dispose_checked(&mut self) -> Result<CheckedDispose, EngineError> {
-        self.run_operation(json!({ "op": "checkedDispose" }))
+        self.run_operation(Operation::CheckedDispose)
     }
 
     /// Runs the virtual clock for `window_ms`, firing due timers one per step
     /// (each under the step budget), so that work a mod left running shows.
     pub fn settle(&mut self, window_ms: u64) -> Result<Settled, EngineError> {
-        self.run_operation(json!({ "op": "settle", "windowMs": window_ms }))
+        self.run_operation(Operation::Settle { window_ms })
     }
 
     /// Timers and pending promises of mods (any generation) and the globals
     /// mods added, as they stand.
     pub fn leftovers(&mut self) -> Result<Leftovers, EngineError> {
-        self.run_operation(json!({ "op": "leaks" }))
+        self.run_operation(Operation::Leaks)
     }
 
     /// Moves the virtual clock on by `advance_ms` without firing timers,
@@ -41,22 +41,12 @@ impl Engine {
     ) -> Result<(), EngineError> {
         #[derive(Deserialize)]
         struct Controlled {}
-        let mut args = serde_json::Map::new();
-        args.insert("op".to_owned(), json!("control"));
-        if let Some(ms) = advance_ms {
-            args.insert("advanceMs".to_owned(), json!(ms));
-        }
-        if let Some(seed) = seed {
-            args.insert("seed".to_owned(), json!(seed));
-        }
-        if let Some(id) = conversation_id {
-            args.insert("conversationId".to_owned(), json!(id));
-        }
-        self.run_operation::<Controlled>(Value::Object(args)).map(|_| ())
+        let operation = Operation::Control { advance_ms, seed, conversation_id: conversation_id.map(str::to_owned) };
+        self.run_operation::<Controlled>(operation).map(|_| ())
     }
 
     /// The capability profile in force and the events it delivers.
     pub fn capabilities(&mut self) -> Result<ProfileCapabilities, EngineError> {
-        self.run_operation(json!({ "op": "capabilities" }))
+        self.run_operation(Operation::Capabilities)
     }
 }

@@ -1,8 +1,9 @@
-//! The only way code gets into an engine: host modules, the candidate, and
-//! files beside the candidate. Everything else is refused with an error
-//! that says why, and the candidate sees that error at import time.
+//! The only way code gets into an engine: host modules and the candidate
+//! file, which the Rust side hands over transpiled. Everything else is
+//! refused with an error that says why, and the candidate sees that error at
+//! import time; the loader never reads the disk for a candidate.
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
@@ -14,7 +15,6 @@ use deno_core::{
 use deno_error::JsErrorBox;
 
 use crate::host_sources::{HOST_SCHEME, host_module};
-use crate::transpile::{SourceKind, to_javascript};
 
 /// Serves host modules from the binary and candidate modules from the
 /// candidate's own directory.
@@ -26,6 +26,10 @@ pub(crate) struct SandboxLoader {
     /// When set, host modules are read from this directory instead of the
     /// binary (the JS unit tests use it to reach `js/tests/`).
     host_dir: Option<PathBuf>,
+    /// Set once the host modules are loaded: from then on no import resolves
+    /// to a host module but the public ones mods may import (`node/`), so no
+    /// mod can reach (or patch) the judge's own modules.
+    sealed: Cell<bool>,
 }
 
 impl SandboxLoader {
@@ -34,6 +38,7 @@ impl SandboxLoader {
             root: RefCell::new(None),
             cache: RefCell::new(HashMap::new()),
             host_dir: None,
+            sealed: Cell::new(false),
         }
     }
 
@@ -42,9 +47,14 @@ impl SandboxLoader {
         SandboxLoader { host_dir: Some(dir), ..SandboxLoader::new() }
     }
 
-    /// Sets the directory candidate imports are confined to.
-    pub(crate) fn confine_to(&self, root: PathBuf) {
-        *self.root.borrow_mut() = Some(root);
+    /// Refuses every host module from now on but the public ones.
+    pub(crate) fn seal(&self) {
+        self.sealed.set(true);
+    }
+
+    /// Sets the candidate file, the one file that can be loaded.
+    pub(crate) fn confine_to(&self, candidate: PathBuf) {
+        *self.root.borrow_mut() = Some(candidate);
     }
 
     /// Records an already transpiled entry file, so it is not read twice.
@@ -52,10 +62,16 @@ impl SandboxLoader {
         self.cache.borrow_mut().insert(path, code);
     }
 
-    fn inside_root(&self, path: &Path) -> bool {
+    /// Whether `path` is the candidate (`Ok`); else its path relative to the
+    /// candidate's directory when it is in it (`Err(Some(..))`).
+    fn is_candidate(&self, path: &Path) -> Result<(), Option<PathBuf>> {
+        let path = normalize(path);
         match &*self.root.borrow() {
-            Some(root) => normalize(path).starts_with(root),
-            None => false,
+            Some(candidate) if path == *candidate => Ok(()),
+            Some(candidate) => {
+                Err(candidate.parent().and_then(|dir| path.strip_prefix(dir).ok()).map(Path::to_path_buf))
+            }
+            None => Err(None),
         }
     }
 
@@ -64,26 +80,21 @@ impl SandboxLoader {
             .to_file_path()
             .map_err(|()| refuse(specifier.as_str(), "it is not a file"))?;
         let path = normalize(&path);
-        if !self.inside_root(&path) {
-            return Err(refuse(specifier.as_str(), "only files beside the candidate can be imported"));
-        }
-        let cached = self.cache.borrow().get(&path).cloned();
-        let code = match cached {
-            Some(code) => code,
-            None => {
-                let kind = SourceKind::from_path(&path).ok_or_else(|| {
-                    JsErrorBox::type_error(format!(
-                        "Cannot import '{}': only .js, .mjs, .ts, .mts, .tsx and .jsx files are modules",
-                        path.display()
-                    ))
-                })?;
-                let source = std::fs::read_to_string(&path).map_err(|error| {
-                    JsErrorBox::type_error(format!("Cannot import '{}': {error}", path.display()))
-                })?;
-                let code = to_javascript(specifier, &path, kind, &source).map_err(JsErrorBox::generic)?;
-                self.cache.borrow_mut().insert(path, code.clone());
-                code
+        match self.is_candidate(&path) {
+            Ok(()) => {}
+            // Not host access: in Letta's run directory the file is simply not there.
+            Err(Some(relative)) => {
+                return Err(JsErrorBox::type_error(format!(
+                    "Cannot find module './{}': a candidate is one file (Letta copies only the candidate into \
+                     its run directory), so files beside it cannot be imported; put their code in the candidate",
+                    relative.display()
+                )));
             }
+            Err(None) => return Err(refuse(specifier.as_str(), "a candidate is one file and may import no other")),
+        }
+        // The Rust side primes the candidate's transpiled code: the disk is never read here.
+        let Some(code) = self.cache.borrow().get(&path).cloned() else {
+            return Err(JsErrorBox::type_error(format!("Cannot find module '{}'", path.display())));
         };
         Ok(ModuleSource::new(
             ModuleType::JavaScript,
@@ -96,6 +107,42 @@ impl SandboxLoader {
 
 impl ModuleLoader for SandboxLoader {
     fn resolve(
+        &self,
+        specifier: &str,
+        referrer: &str,
+        kind: ResolutionKind,
+    ) -> Result<ModuleSpecifier, ModuleLoaderError> {
+        let resolved = self.resolve_unsealed(specifier, referrer, kind)?;
+        // Host modules import one another (a public module its internals); only a
+        // candidate's imports are limited to the public ones.
+        if self.sealed.get() && resolved.scheme() == HOST_SCHEME && !is_public(&resolved) && !referrer.starts_with(HOST_SCHEME) {
+            return Err(refuse(specifier, "modlearn's own modules are not importable"));
+        }
+        Ok(resolved)
+    }
+
+    fn load(
+        &self,
+        specifier: &ModuleSpecifier,
+        referrer: Option<&ModuleLoadReferrer>,
+        options: ModuleLoadOptions,
+    ) -> ModuleLoadResponse {
+        // A host module (a public one a mod imported) may load the host modules it is built on.
+        let from_host = referrer.is_some_and(|referrer| referrer.specifier.scheme() == HOST_SCHEME);
+        if self.sealed.get() && specifier.scheme() == HOST_SCHEME && !is_public(specifier) && !from_host {
+            return ModuleLoadResponse::Sync(Err(refuse(specifier.as_str(), "modlearn's own modules are not importable")));
+        }
+        self.load_unsealed(specifier, referrer, options)
+    }
+}
+
+/// Host modules mods may import: Node's built-ins as the sandbox provides them.
+fn is_public(specifier: &ModuleSpecifier) -> bool {
+    specifier.scheme() == HOST_SCHEME && specifier.path().starts_with("/node/")
+}
+
+impl SandboxLoader {
+    fn resolve_unsealed(
         &self,
         specifier: &str,
         referrer: &str,
@@ -112,12 +159,15 @@ impl ModuleLoader for SandboxLoader {
             return resolve_import(specifier, referrer).map_err(JsErrorBox::from_err);
         }
         if !is_relative {
+            if let Some(resolved) = node_builtin(specifier) {
+                return resolved;
+            }
             let why = if specifier.starts_with("http:") || specifier.starts_with("https:") {
                 "the network is closed to mods under evaluation"
             } else if specifier.starts_with("node:") || specifier.starts_with("npm:") || specifier.starts_with("jsr:") {
-                "mods may import only files beside them"
+                "a candidate is one file and may import no other"
             } else {
-                "bare package imports cannot be resolved; mods may import only files beside them"
+                "bare package imports cannot be resolved; a candidate is one file and may import no other"
             };
             return Err(refuse(specifier, why));
         }
@@ -127,12 +177,12 @@ impl ModuleLoader for SandboxLoader {
             resolved.set_query(referrer_url.query());
         }
         if resolved.scheme() != "file" {
-            return Err(refuse(specifier, "mods may import only files beside them"));
+            return Err(refuse(specifier, "a candidate is one file and may import no other"));
         }
         Ok(resolved)
     }
 
-    fn load(
+    fn load_unsealed(
         &self,
         specifier: &ModuleSpecifier,
         _referrer: Option<&ModuleLoadReferrer>,
@@ -162,6 +212,39 @@ impl ModuleLoader for SandboxLoader {
         }
         ModuleLoadResponse::Sync(self.load_candidate_file(specifier))
     }
+}
+
+/// Node's built-in modules the sandbox provides (`js/node/`), by the name after `node:`.
+/// Bun resolves these with and without the `node:` prefix, so mods may write either.
+const NODE_BUILTINS: &[&str] = &[
+    "assert", "assert/strict", "buffer", "child_process", "crypto", "events", "fs", "fs/promises", "http",
+    "https", "net", "os", "path", "path/posix", "process", "querystring", "string_decoder", "timers",
+    "timers/promises", "url", "util", "util/types",
+];
+
+/// Node built-ins Bun has that the sandbox does not (yet): refused with a message that says so,
+/// rather than as an unknown package.
+const NODE_MISSING: &[&str] = &[
+    "async_hooks", "cluster", "dgram", "diagnostics_channel", "dns", "dns/promises", "domain", "http2",
+    "inspector", "module", "perf_hooks", "punycode", "readline", "readline/promises", "repl", "sqlite",
+    "stream", "stream/promises", "stream/web", "test", "tls", "trace_events", "tty", "v8", "vm",
+    "worker_threads", "zlib",
+];
+
+/// The host module behind a Node built-in import (`node:path`, `path`, `node:fs/promises`), or
+/// the refusal for one the sandbox lacks; `None` for anything that is not a Node built-in name.
+/// These are the only host modules a mod can reach.
+fn node_builtin(specifier: &str) -> Option<Result<ModuleSpecifier, ModuleLoaderError>> {
+    let prefixed = specifier.strip_prefix("node:");
+    let name = prefixed.unwrap_or(specifier);
+    if NODE_BUILTINS.contains(&name) {
+        let file = name.replace('/', "-");
+        return Some(ModuleSpecifier::parse(&format!("{HOST_SCHEME}:///node/{file}.js")).map_err(JsErrorBox::from_err));
+    }
+    if NODE_MISSING.contains(&name) || prefixed.is_some() {
+        return Some(Err(refuse(specifier, "modlearn's sandbox does not provide this Node built-in yet")));
+    }
+    None
 }
 
 fn refuse(specifier: &str, why: &str) -> ModuleLoaderError {

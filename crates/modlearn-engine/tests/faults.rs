@@ -26,7 +26,7 @@ fn faults(diagnostics: &[Diagnostic]) -> Vec<(String, Fault)> {
 
 fn emit_tool_start(engine: &mut Engine) -> (serde_json::Value, Vec<Diagnostic>) {
     match engine.emit("tool_start", &json!({"toolName": "Bash", "args": {"command": "pip install x"}})).unwrap() {
-        EmitOutcome::Emitted { emission, event } => (event, emission.diagnostics),
+        EmitOutcome::Emitted { emission, event, .. } => (event, emission.diagnostics),
         EmitOutcome::Rejected { message } => panic!("rejected: {message}"),
     }
 }
@@ -94,11 +94,10 @@ fn virtual_timers_fire_without_waiting() {
 #[test]
 fn host_access_is_denied_with_a_diagnostic() {
     for (source, what) in [
-        ("export function activate() { return process.env.HOME; }", "process.env"),
+        ("export function activate() { process.exit(1); }", "process.exit(1)"),
         ("export function activate() { require('fs'); }", "require(\"fs\")"),
-        ("export async function activate() { await fetch('https://example.com'); }", "fetch"),
         ("export function activate() { Deno.readTextFileSync('/etc/passwd'); }", "Deno"),
-        ("import fs from 'node:fs';\nexport function activate() { fs.readFileSync('/etc/passwd'); }", "node:fs"),
+        ("import zlib from 'node:zlib';\nexport function activate() {}", "node:zlib"),
         ("import x from '../../etc/passwd.js';\nexport function activate() {}", "passwd.js"),
     ] {
         let mut engine = engine();

@@ -43,3 +43,18 @@ fn permission_compose() {
 fn lifecycle() {
     run("lifecycle.test.js");
 }
+
+#[test]
+fn platform() {
+    run("platform.test.js");
+}
+
+#[test]
+fn live_compare() {
+    run("live-compare.test.js");
+}
+
+#[test]
+fn abort() {
+    run("abort.test.js");
+}

@@ -30,7 +30,7 @@ impl Harness {
 
     fn emit(&mut self, name: &str, event: Value) -> (Value, modlearn_types::Emission) {
         match self.engine.emit(name, &event).unwrap() {
-            EmitOutcome::Emitted { emission, event } => (event, emission),
+            EmitOutcome::Emitted { emission, event, .. } => (event, emission),
             EmitOutcome::Rejected { message } => panic!("rejected: {message}"),
         }
     }

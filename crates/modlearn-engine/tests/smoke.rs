@@ -26,7 +26,7 @@ export function activate(letta: any) {
     let mut engine = Engine::new(EngineOptions::default()).unwrap();
     let outcome = engine.load(&CandidateFile { path: &path, source }).unwrap();
     assert!(outcome.loaded, "{:?}", engine.snapshot().unwrap().diagnostics);
-    let EmitOutcome::Emitted { emission, event } = engine
+    let EmitOutcome::Emitted { emission, event, .. } = engine
         .emit("tool_start", &json!({"agentId": "a", "conversationId": "c", "toolCallId": "t", "toolName": "Bash", "args": {"command": "pip install requests"}}))
         .unwrap() else { panic!("rejected") };
     assert_eq!(emission.handler_count, 1);
@@ -49,4 +49,44 @@ fn endless_loop_in_handler_times_out() {
     // The engine still works afterwards.
     let EmitOutcome::Emitted { emission, .. } = engine.emit("turn_start", &json!({"input": []})).unwrap() else { panic!() };
     assert_eq!(emission.handler_count, 0);
+}
+
+/// tool_start handler counts after each of three loads, by `load` or by `reload`.
+fn handler_counts(reload: bool, source: &str) -> Vec<usize> {
+    let dir = tempfile::tempdir().unwrap();
+    let path = write(dir.path(), "grows.js", source);
+    let mut engine = Engine::new(EngineOptions::default()).unwrap();
+    let mut counts = Vec::new();
+    for _ in 0..3 {
+        engine.new_generation().unwrap();
+        let candidate = CandidateFile { path: &path, source };
+        let outcome = if reload { engine.reload(&candidate) } else { engine.load(&candidate) }.unwrap();
+        assert!(outcome.loaded);
+        counts.push(engine.snapshot().unwrap().events["tool_start"]);
+        engine.dispose().unwrap();
+    }
+    counts
+}
+
+#[test]
+fn reload_keeps_an_unchanged_module_instance_and_load_does_not() {
+    // As Letta's `/reload` imports `<file>?mod=<mtime>`: the same URL for an unchanged file.
+    let source = "const rules = [];\nexport function activate(l) { rules.push(1); for (const _ of rules) l.events.on('tool_start', () => {}); }";
+    assert_eq!(handler_counts(true, source), [1, 2, 3]);
+    assert_eq!(handler_counts(false, source), [1, 1, 1]);
+}
+
+#[test]
+fn a_candidate_is_one_file_so_a_sibling_fails_at_import() {
+    let dir = tempfile::tempdir().unwrap();
+    write(dir.path(), "helper.js", "export const x = 1;");
+    let source = "import { x } from './helper.js';\nexport function activate() { return x; }";
+    let path = write(dir.path(), "mod.js", source);
+    let mut engine = Engine::new(EngineOptions::default()).unwrap();
+    let outcome = engine.load(&CandidateFile { path: &path, source }).unwrap();
+    assert!(!outcome.loaded);
+    let diagnostics = engine.snapshot().unwrap().diagnostics;
+    assert_eq!(diagnostics.len(), 1, "{diagnostics:#?}");
+    assert_eq!((diagnostics[0].phase.as_str(), diagnostics[0].fault.as_str()), ("import", "exception"));
+    assert!(diagnostics[0].message.starts_with("Cannot find module './helper.js': a candidate is one file"), "{}", diagnostics[0].message);
 }

@@ -17,8 +17,8 @@ pub mod session;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use modlearn_engine::{CandidateFile, EmitOutcome, Engine, EngineError, EngineOptions};
-use modlearn_types::{ConsoleLine, Observation, Probe, RegistrySnapshot};
+use modlearn_engine::{CandidateFile, EmitOutcome, Engine, EngineError, EngineOptions, StopFault, WorldSeed};
+use modlearn_types::{ConsoleLine, Diagnostic, Fault, Observation, Probe, RegistrySnapshot, Severity};
 use serde::Serialize;
 
 /// The probes of one scenario, in order.
@@ -30,6 +30,8 @@ pub struct ScenarioPlan {
     pub host: Option<HostSettings>,
     /// A headless session run after the probes, on a fresh load of the candidate.
     pub session: Option<session::SessionPlan>,
+    /// The virtual world the mod's `node:fs`, `process.env` and `child_process` see.
+    pub world: WorldSeed,
 }
 
 /// What an environment sets on the engine a scenario runs in.
@@ -49,6 +51,7 @@ impl ScenarioPlan {
             options.profile = host.profile.clone();
             options.context = host.context.clone();
         }
+        options.world = self.world.clone();
         options
     }
 }
@@ -66,6 +69,10 @@ pub struct ScenarioRun {
     /// The headless session, when the scenario has one.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub session: Option<session::SessionOutcome>,
+    /// Why the engine had to be stopped, when mod code stopped it where the
+    /// host could not record it (a killed or crashed worker process).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub stopped: Option<Diagnostic>,
     /// Wall time of the scenario.
     #[serde(skip)]
     pub elapsed: Duration,
@@ -80,14 +87,14 @@ pub fn exercise(
     options: &EngineOptions,
 ) -> Result<Vec<ScenarioRun>, EngineError> {
     let candidate = CandidateFile { path: candidate_path, source };
-    // The engine and the environment it was configured for; another environment needs another engine.
-    let mut engine: Option<(Engine, Option<HostSettings>)> = None;
+    // The engine and the environment and world it was configured for; another needs another engine.
+    let mut engine: Option<(Engine, Option<HostSettings>, WorldSeed)> = None;
     let mut runs = Vec::with_capacity(plans.len());
     for plan in plans {
         let started = Instant::now();
         let scenario_options = plan.engine_options(options);
         let mut current = match engine.take() {
-            Some((engine, host)) if host == plan.host => engine,
+            Some((engine, host, world)) if host == plan.host && world == plan.world => engine,
             _ => Engine::new(scenario_options.clone())?,
         };
         let mut observations = Vec::with_capacity(plan.probes.len());
@@ -95,8 +102,8 @@ pub fn exercise(
         let outcome = run_scenario(&mut current, &candidate, plan, &scenario_options, &mut observations, &mut session);
         let run = match outcome {
             Ok((snapshot, console)) => {
-                engine = Some((current, plan.host.clone()));
-                ScenarioRun { observations, snapshot: Some(snapshot), console, session, elapsed: started.elapsed() }
+                engine = Some((current, plan.host.clone(), plan.world.clone()));
+                ScenarioRun { observations, snapshot: Some(snapshot), console, session, stopped: None, elapsed: started.elapsed() }
             }
             Err(error) => {
                 tracing::warn!(candidate = %candidate_path.display(), %error, "engine left unusable; starting a new one");
@@ -104,13 +111,53 @@ pub fn exercise(
                 while observations.len() < plan.probes.len() {
                     observations.push(Observation::EngineFailure { message: message.clone() });
                 }
-                ScenarioRun { observations, snapshot: None, console: Vec::new(), session, elapsed: started.elapsed() }
+                let stopped = stop_diagnostic(&error);
+                ScenarioRun { observations, snapshot: None, console: Vec::new(), session, stopped, elapsed: started.elapsed() }
             }
         };
         runs.push(run);
     }
     Ok(runs)
 }
+
+/// The diagnostic of an engine that mod code stopped (see [`EngineError::Stopped`]).
+pub fn stop_diagnostic(error: &EngineError) -> Option<Diagnostic> {
+    let EngineError::Stopped { fault, phase, message } = error else {
+        return None;
+    };
+    let (fault, error_name, hint) = match fault {
+        StopFault::Timeout => (
+            Fault::Timeout,
+            "TimeoutError",
+            "Mod code must finish within the time budget. Look for a loop that never ends, a blocking wait, or work that grows without bound.",
+        ),
+        StopFault::OutOfMemory => (
+            Fault::OutOfMemory,
+            "OutOfMemoryError",
+            "The mod allocated more memory than the engine allows. Look for collections or buffers that grow without bound.",
+        ),
+        StopFault::Crashed => (
+            Fault::Crashed,
+            "CrashError",
+            "The engine's process died running this mod. Look for very deeply nested code or data.",
+        ),
+    };
+    Some(Diagnostic {
+        capability: None,
+        error_name: error_name.to_owned(),
+        hint: Some(hint.to_owned()),
+        owner: None,
+        message: message.clone(),
+        phase: phase.clone(),
+        severity: Severity::Error,
+        stack: None,
+        timestamp: VIRTUAL_EPOCH.to_owned(),
+        fault,
+    })
+}
+
+/// The virtual clock's start, as diagnostics print it: a stopped engine's clock cannot be read.
+const VIRTUAL_EPOCH: &str = "2026-01-01T00:00:00.000Z";
 
 fn run_scenario(
     engine: &mut Engine,
@@ -122,6 +169,7 @@ fn run_scenario(
 ) -> Result<(RegistrySnapshot, Vec<ConsoleLine>), EngineError> {
     engine.new_generation()?;
     engine.load(candidate)?;
+    let at_load = snapshot_at_load(engine, &plan.probes)?;
     for probe in &plan.probes {
         if probe.is_lifecycle() {
             // Lifecycle probes load the candidate in engines of their own.
@@ -129,7 +177,7 @@ fn run_scenario(
             observations.push(lifecycle::observe_lifecycle(candidate, probe, &others, options));
             continue;
         }
-        observations.push(observe(engine, probe)?);
+        observations.push(observe(engine, probe, at_load.as_ref())?);
     }
     let snapshot = engine.snapshot()?;
     engine.dispose()?;
@@ -150,12 +198,24 @@ fn run_scenario(
     Ok((snapshot, console))
 }
 
-fn observe(engine: &mut Engine, probe: &Probe) -> Result<Observation, EngineError> {
+/// The registry right after a load, when one of `probes` (about to run) asks for it.
+fn snapshot_at_load(engine: &mut Engine, probes: &[Probe]) -> Result<Option<RegistrySnapshot>, EngineError> {
+    if probes.iter().any(|probe| matches!(probe, Probe::LoadSnapshot)) { engine.snapshot().map(Some) } else { Ok(None) }
+}
+
+/// Runs one probe; `at_load` is the registry right after the load (taken now when absent).
+fn observe(engine: &mut Engine, probe: &Probe, at_load: Option<&RegistrySnapshot>) -> Result<Observation, EngineError> {
     Ok(match probe {
         Probe::Snapshot => Observation::Snapshot { snapshot: engine.snapshot()? },
-        Probe::Emit { event, payload } => match engine.emit(event, payload)? {
-            EmitOutcome::Emitted { emission, event } => {
-                Observation::Emitted { before: payload.clone(), after: event, emission }
+        Probe::LoadSnapshot => Observation::Snapshot {
+            snapshot: match at_load {
+                Some(snapshot) => snapshot.clone(),
+                None => engine.snapshot()?,
+            },
+        },
+        Probe::Emit { event, payload, compare } => match engine.emit_compared(event, payload, compare.as_ref())? {
+            EmitOutcome::Emitted { emission, event, compared } => {
+                Observation::Emitted { before: payload.clone(), after: event, emission, compared }
             }
             EmitOutcome::Rejected { message } => Observation::Rejected { message },
         },

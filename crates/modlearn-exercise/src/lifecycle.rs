@@ -1,6 +1,7 @@
 //! Lifecycle probes. Each runs the candidate in engines of its own, so the
 //! scenario's loaded candidate is left as it was: dispose and watch what
-//! remains, reload in one engine, load under another capability profile,
+//! remains, reload in one engine (keeping the module instance, as Letta's
+//! `/reload` of an unchanged file does), load under another capability profile,
 //! run twice, run conversations alone and interleaved.
 
 use modlearn_engine::{CandidateFile, Engine, EngineError, EngineOptions};
@@ -9,7 +10,7 @@ use modlearn_types::{
     Registrations, RegistrySnapshot, ReloadCycle, RepeatReport,
 };
 
-use crate::observe;
+use crate::{observe, snapshot_at_load};
 
 /// How far the clock moves between the two runs of a `Repeat` probe (one day).
 const CLOCK_SHIFT_MS: u64 = 24 * 60 * 60 * 1000;
@@ -49,8 +50,10 @@ fn load(engine: &mut Engine, candidate: &CandidateFile<'_>) -> Result<bool, Engi
     Ok(engine.load(candidate)?.loaded)
 }
 
+/// Runs `steps` right after a load.
 fn run_steps(engine: &mut Engine, steps: &[Probe]) -> Result<Vec<Observation>, EngineError> {
-    steps.iter().map(|step| observe(engine, step)).collect()
+    let at_load = snapshot_at_load(engine, steps)?;
+    steps.iter().map(|step| observe(engine, step, at_load.as_ref())).collect()
 }
 
 fn dispose(
@@ -79,7 +82,9 @@ fn reload(
     let mut engine = Engine::new(options.clone())?;
     let mut observed = Vec::new();
     for _ in 0..cycles {
-        let loaded = load(&mut engine, candidate)?;
+        // As Letta's `/reload` of an unchanged file: the same module instance, `activate` again.
+        engine.new_generation()?;
+        let loaded = engine.reload(candidate)?.loaded;
         let steps = run_steps(&mut engine, steps)?;
         let snapshot = engine.snapshot()?;
         engine.dispose()?;
@@ -184,7 +189,7 @@ fn conversations_run(
             if let Some(probe) = plan.steps.get(step) {
                 // Tool and command runs take their conversation from ctx.sessionId.
                 engine.control(None, None, Some(&plan.conversation))?;
-                run.observations.push(observe(&mut engine, probe)?);
+                run.observations.push(observe(&mut engine, probe, None)?);
             }
         }
     }

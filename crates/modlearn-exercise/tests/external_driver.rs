@@ -75,7 +75,7 @@ fn run(stop: Option<&str>) -> (modlearn_exercise::session::SessionOutcome, Vec<V
         memory_files: Vec::new(),
         max_turns: 2,
     };
-    let plan = ScenarioPlan { probes: Vec::new(), host: None, session: Some(session) };
+    let plan = ScenarioPlan { probes: Vec::new(), host: None, session: Some(session), ..Default::default() };
     let mut runs = exercise(&path, MOD, &[plan], &EngineOptions::default()).unwrap();
     let outcome = runs.remove(0).session.expect("the session ran");
     let seen = seen.lock().unwrap().clone();

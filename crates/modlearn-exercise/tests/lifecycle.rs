@@ -34,6 +34,7 @@ fn turn(conversation: &str) -> Probe {
     Probe::Emit {
         event: "turn_start".to_owned(),
         payload: json!({ "conversationId": conversation, "input": [{ "role": "user", "content": "hi" }] }),
+        compare: None,
     }
 }
 

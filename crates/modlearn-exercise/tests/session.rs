@@ -241,6 +241,7 @@ fn a_scenario_plan_runs_the_session_on_a_fresh_load_under_the_environment() {
         probes: vec![probe, modlearn_types::Probe::Snapshot],
         host: Some(HostSettings { profile: "headless".to_owned(), context: Some(json!({ "sessionId": "conv-7" })) }),
         session: Some(session_plan),
+        ..Default::default()
     };
     let runs = exercise(&path, source, &[scenario], &EngineOptions::default()).unwrap();
     let outcome = runs[0].session.as_ref().unwrap();

@@ -1,5 +1,5 @@
 use modlearn_spec::Assertion;
-use modlearn_types::{CheckResult, Emission, Observation, Probe};
+use modlearn_types::{CheckResult, Emission, Observation, Probe, bound};
 use serde_json::Value;
 
 use crate::checks;
@@ -9,9 +9,9 @@ pub fn probe(assertion: &Assertion) -> Probe {
     match assertion {
         Assertion::ModLoads(_) => checks::mod_loads::probe(),
         Assertion::TurnStartInjectsMessage(a) => checks::turn_start_injects_message::probe(a),
-        Assertion::ToolStartRewritesArgs(a) => checks::tool_start_args::probe(&a.tool_name, &a.args),
-        Assertion::ToolStartPreservesArgs(a) => checks::tool_start_args::probe(&a.tool_name, &a.args),
-        Assertion::ToolStartBlocks(a) => checks::tool_start_args::probe(&a.tool_name, &a.args),
+        Assertion::ToolStartRewritesArgs(a) => checks::tool_start_args::rewrite_probe(a),
+        Assertion::ToolStartPreservesArgs(a) => checks::tool_start_args::preserve_probe(a),
+        Assertion::ToolStartBlocks(a) => checks::tool_start_args::probe(&a.tool_name, &a.args, None),
         Assertion::ToolEndRewritesResult(a) => checks::tool_end_rewrites_result::probe(a),
         Assertion::TurnStartCancels(a) => checks::turn_start_cancels::probe(a),
         Assertion::TurnEndContinues(a) => checks::turn_end_continues::probe(a),
@@ -53,6 +53,11 @@ pub fn judge(index: usize, assertion: &Assertion, observation: &Observation) -> 
             Assertion::IsolatedConversations(a) => checks::isolated_conversations::judge(a, observation),
         },
     };
+    // What a candidate controls is quoted here: keep reports and run directories bounded.
+    let message = bound::cut(&message, bound::MESSAGE_LIMIT);
+    let mut details = details;
+    bound::bound_strings(&mut details, bound::VALUE_STRING_LIMIT);
+    bound::bound_total(&mut details, bound::VALUE_TOTAL_LIMIT);
     CheckResult { label: assertion.label(index), kind: assertion.type_name().to_owned(), passed, message, details }
 }
 

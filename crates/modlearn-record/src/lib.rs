@@ -9,6 +9,7 @@
 #![deny(missing_docs)]
 
 mod atomic;
+mod claim;
 mod guide;
 mod history;
 pub mod html;
@@ -20,6 +21,7 @@ mod stored;
 mod writer;
 
 pub use atomic::{WriteError, copy_atomic, write_atomic};
+pub use claim::{ClaimError, Continuing, LOCK_FILE, RunDirClaim, claim_run_dir};
 pub use guide::render_proposer_guide;
 pub use history::{history_json, render_history};
 pub use layout::RunLayout;

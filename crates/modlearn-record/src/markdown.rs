@@ -246,13 +246,7 @@ fn render_diagnostic(out: &mut String, diagnostic: &Diagnostic) {
 
 /// `ERROR` for a candidate that could not be judged (no answer, no code), as on the terminal.
 fn result(attempt: &Attempt) -> &'static str {
-    if attempt.error.is_some() {
-        "ERROR"
-    } else if attempt.passed {
-        "PASS"
-    } else {
-        "FAIL"
-    }
+    attempt.result_word()
 }
 
 fn diagnostic_summary(diagnostics: &[Diagnostic]) -> String {

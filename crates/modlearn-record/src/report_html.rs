@@ -7,7 +7,7 @@ use std::collections::BTreeSet;
 
 use modlearn_types::{Attempt, RunReport};
 
-use crate::html::{Bar, BarChart, Color, HeatCell, HeatMap, LegendEntry, LineChart, Page, Series, Table};
+use crate::html::{Bar, BarChart, Color, HeatCell, HeatMap, LegendEntry, LineChart, Markup, Page, Series, Table, escape};
 
 mod eval;
 
@@ -55,6 +55,10 @@ pub fn render_run_html(report: &RunReport) -> String {
 
     page = page.heading(2, "Scores").markup(round_chart(report)).markup(candidate_chart(report));
     page = page.heading(2, "Checks").markup(check_grid(report));
+    // The grid's tooltips say why a check failed; here it is without hovering.
+    if let Some(failures) = failure_table(report) {
+        page = page.heading(3, "Why checks failed").table(&failures);
+    }
     if let Some(learning) = &report.learning {
         page = page.heading(2, "Usage and cost per round");
         // The eval model's usage gets its own columns and bars: it is not the proposals'.
@@ -107,19 +111,94 @@ pub fn render_run_html(report: &RunReport) -> String {
         }
     }
     page = page.heading(2, "Candidates");
-    let mut table = Table::new(&["#", "Round", "Candidate", "Result", "Score", "Hidden", "Diagnostics"]).numeric_column(0).numeric_column(1);
+    let mut table =
+        Table::new(&["#", "Round", "Candidate", "Result", "Score", "Hidden", "Diagnostics", "Report"]).numeric_column(0).numeric_column(1);
     for attempt in &report.attempts {
-        table = table.row(&[
-            attempt.candidate_index.to_string(),
-            attempt.round.to_string(),
-            attempt.candidate_path.clone(),
-            if attempt.passed { "PASS".to_owned() } else { "FAIL".to_owned() },
-            format!("{}/{}", attempt.score, attempt.max_score),
-            format!("{}/{}", attempt.hidden_score, attempt.hidden_max_score),
-            diagnostics(attempt),
+        let text = |text: &str| Markup::text(text);
+        table = table.row_markup(vec![
+            text(&attempt.candidate_index.to_string()),
+            text(&attempt.round.to_string()),
+            text(&attempt.candidate_path),
+            text(result_word(attempt)),
+            text(&format!("{}/{}", attempt.score, attempt.max_score)),
+            text(&format!("{}/{}", attempt.hidden_score, attempt.hidden_max_score)),
+            text(&diagnostics(attempt)),
+            report_link(attempt),
         ]);
     }
     page.table(&table).note("Written by modlearn from report.json; `modlearn report <RUN-DIR>` renders it again.").render()
+}
+
+fn result_word(attempt: &Attempt) -> &'static str {
+    attempt.result_word()
+}
+
+/// A link to the candidate's own report.md (relative: the run directory moves as a whole).
+fn report_link(attempt: &Attempt) -> Markup {
+    if attempt.artifacts_dir.is_empty() {
+        return Markup::text("-");
+    }
+    let href = format!("{}/report.md", attempt.artifacts_dir.trim_end_matches('/'));
+    Markup::trusted(format!("<a href=\"{}\">{}</a>", escape(&href), escape(&href)))
+}
+
+/// Failed checks and unjudged candidates with their reasons, one row each; none when all passed.
+fn failure_table(report: &RunReport) -> Option<Table> {
+    let labels = candidate_labels(report);
+    let mut table = Table::new(&["Candidate", "Check", "Why"]);
+    let mut rows = 0;
+    for (attempt, label) in report.attempts.iter().zip(&labels) {
+        if let Some(error) = &attempt.error {
+            table = table.row(&[label.as_str(), "not judged", &clip(error)]);
+            rows += 1;
+        }
+        for scenario in &attempt.scenarios {
+            for check in scenario.checks.iter().filter(|check| !check.passed) {
+                let hidden = if scenario.hidden { " (hidden)" } else { "" };
+                table = table.row(&[label.as_str(), &format!("{} › {}{hidden}", scenario.name, check.label), &clip(&check.message)]);
+                rows += 1;
+            }
+        }
+    }
+    (rows > 0).then_some(table)
+}
+
+/// A reason cut to a readable length (report.md has it whole).
+fn clip(text: &str) -> String {
+    const MAX: usize = 400;
+    if text.chars().count() <= MAX {
+        return text.to_owned();
+    }
+    let cut: String = text.chars().take(MAX - 1).collect();
+    format!("{cut}…")
+}
+
+/// A short label per candidate that tells them apart: `#N` and the file name when
+/// names differ, the shortest path tail that does when they collide, and just
+/// `#N` (with the round) when every candidate has the same file (a run's).
+fn candidate_labels(report: &RunReport) -> Vec<String> {
+    let paths: Vec<Vec<&str>> = report.attempts.iter().map(|a| a.candidate_path.split(['/', '\\']).collect()).collect();
+    let names: BTreeSet<&str> = paths.iter().filter_map(|parts| parts.last().copied()).collect();
+    let multi_round = rounds(report).len() > 1;
+    report
+        .attempts
+        .iter()
+        .zip(&paths)
+        .map(|(attempt, parts)| {
+            let number = format!("#{}", attempt.candidate_index);
+            if names.len() <= 1 && report.attempts.len() > 1 {
+                return if multi_round { format!("{number} (round {})", attempt.round) } else { number };
+            }
+            let longest = paths.iter().map(Vec::len).max().unwrap_or(1);
+            let tail = (1..=longest)
+                .map(|k| parts[parts.len().saturating_sub(k)..].join("/"))
+                .find(|tail| {
+                    paths.iter().filter(|other| other[other.len().saturating_sub(tail.split('/').count())..].join("/") == *tail).count() == 1
+                })
+                .unwrap_or_else(|| parts.join("/"));
+            format!("{number} {tail}")
+        })
+        .collect()
 }
 
 fn rounds(report: &RunReport) -> Vec<u32> {
@@ -151,11 +230,12 @@ fn round_chart(report: &RunReport) -> crate::html::Markup {
 }
 
 fn candidate_chart(report: &RunReport) -> crate::html::Markup {
-    let mut chart = BarChart::new("Score per candidate").max(report.max_score.max(1) as f64);
-    for attempt in &report.attempts {
-        let color = if attempt.passed { Color::PASS } else if attempt.error.is_some() { Color::ERROR } else { Color::FAIL };
-        let label = format!("#{} {}", attempt.candidate_index, file_name(&attempt.candidate_path));
-        chart = chart.bar(Bar::new(&label, attempt.score as f64).value_label(&format!("{}/{}", attempt.score, attempt.max_score)).color(color));
+    let max = report.max_score.max(1);
+    let mut chart = BarChart::new("Score per candidate").max(max as f64).mark_max(&format!("max {max}"));
+    for (attempt, label) in report.attempts.iter().zip(candidate_labels(report)) {
+        let color = if attempt.error.is_some() { Color::ERROR } else if attempt.passed { Color::PASS } else { Color::FAIL };
+        let value = if attempt.error.is_some() { "not judged".to_owned() } else { format!("{}/{}", attempt.score, attempt.max_score) };
+        chart = chart.bar(Bar::new(&label, attempt.score as f64).value_label(&value).color(color));
     }
     chart.render()
 }
@@ -178,8 +258,7 @@ fn check_grid(report: &RunReport) -> crate::html::Markup {
         .map(|(scenario, label, hidden)| format!("{scenario} › {label}{}", if *hidden { " (hidden)" } else { "" }))
         .collect();
     let mut grid = HeatMap::new("Candidates against checks", &labels).legend(LegendEntry::outcomes());
-    for attempt in &report.attempts {
-        let row = format!("#{} {}", attempt.candidate_index, file_name(&attempt.candidate_path));
+    for (attempt, row) in report.attempts.iter().zip(candidate_labels(report)) {
         let cells = columns
             .iter()
             .zip(&labels)
@@ -198,10 +277,6 @@ fn check_grid(report: &RunReport) -> crate::html::Markup {
         grid = grid.row(&row, cells);
     }
     grid.render()
-}
-
-fn file_name(path: &str) -> &str {
-    path.rsplit(['/', '\\']).next().unwrap_or(path)
 }
 
 fn diagnostics(attempt: &Attempt) -> String {

@@ -87,18 +87,45 @@ pub fn evaluate_candidates(
             .par_iter()
             .enumerate()
             .map(|(index, path)| {
-                let evaluation = match std::fs::read_to_string(path) {
+                let evaluation = match read_candidate(path) {
                     Ok(source) => evaluate_source_with(index, path, source, scenarios, &settings.engine, settings.eval_model.as_ref()),
-                    Err(error) => {
-                        let reason = format!("cannot read `{}`: {error}", path.display());
-                        not_evaluated(index, path, scenarios, reason, settings.eval_model.is_some())
-                    }
+                    Err(reason) => not_evaluated(index, path, scenarios, reason, settings.eval_model.is_some()),
                 };
                 on_done(&evaluation);
                 evaluation
             })
             .collect()
     })
+}
+
+/// The largest candidate judged: Letta's mods are a few KiB; a source past
+/// this is refused before it reaches a transpiler or an engine.
+pub const MAX_CANDIDATE_BYTES: u64 = 1 << 20;
+
+/// Reads a candidate file: a regular file (not a FIFO or device, through a
+/// link or not) of at most [`MAX_CANDIDATE_BYTES`], as UTF-8 text.
+pub fn read_candidate(path: &Path) -> Result<String, String> {
+    use std::io::Read;
+    let metadata = std::fs::metadata(path).map_err(|error| format!("cannot read `{}`: {error}", path.display()))?;
+    if !metadata.is_file() {
+        return Err(format!("`{}` is not a regular file", path.display()));
+    }
+    check_candidate_size(metadata.len())?;
+    let file = std::fs::File::open(path).map_err(|error| format!("cannot read `{}`: {error}", path.display()))?;
+    let mut source = String::new();
+    // A file that grows after the check is still read only up to the bound.
+    file.take(MAX_CANDIDATE_BYTES + 1)
+        .read_to_string(&mut source)
+        .map_err(|error| format!("cannot read `{}`: {error}", path.display()))?;
+    check_candidate_size(source.len() as u64)?;
+    Ok(source)
+}
+
+fn check_candidate_size(bytes: u64) -> Result<(), String> {
+    if bytes > MAX_CANDIDATE_BYTES {
+        return Err(format!("the candidate is {bytes} bytes; candidates are at most {} KiB", MAX_CANDIDATE_BYTES >> 10));
+    }
+    Ok(())
 }
 
 /// Evaluates one candidate file in its own engine.
@@ -108,11 +135,10 @@ pub fn evaluate_candidate(
     scenarios: &[ResolvedScenario],
     engine: &EngineOptions,
 ) -> CandidateEvaluation {
-    let source = match std::fs::read_to_string(path) {
-        Ok(source) => source,
-        Err(error) => return not_evaluated(index, path, scenarios, format!("cannot read `{}`: {error}", path.display()), false),
-    };
-    evaluate_source(index, path, source, scenarios, engine)
+    match read_candidate(path) {
+        Ok(source) => evaluate_source(index, path, source, scenarios, engine),
+        Err(reason) => not_evaluated(index, path, scenarios, reason, false),
+    }
 }
 
 /// Evaluates `source` as if it were the file at `path` (which need not
@@ -136,6 +162,9 @@ pub fn evaluate_source_with(
     engine: &EngineOptions,
     eval_model: Option<&Arc<EvalModel>>,
 ) -> CandidateEvaluation {
+    if let Err(reason) = check_candidate_size(source.len() as u64) {
+        return not_evaluated(index, path, scenarios, reason, eval_model.is_some());
+    }
     let started = Instant::now();
     let eval = eval_model.map(|model| EvalSessions { model: Arc::clone(model), ledger: ledger(model) });
     let plans: Vec<ScenarioPlan> = scenarios.iter().map(|scenario| scenario_plan(scenario, eval.as_ref())).collect();
@@ -219,7 +248,8 @@ fn distinct_diagnostics(runs: &[ScenarioRun]) -> Vec<Diagnostic> {
     let mut seen: Vec<Diagnostic> = Vec::new();
     let snapshots = runs.iter().filter_map(|run| run.snapshot.as_ref()).map(|snapshot| &snapshot.diagnostics);
     let sessions = runs.iter().filter_map(|run| run.session.as_ref()).map(|session| &session.diagnostics);
-    for diagnostics in snapshots.chain(sessions) {
+    let stops = runs.iter().filter_map(|run| run.stopped.as_ref()).map(std::slice::from_ref);
+    for diagnostics in snapshots.chain(sessions).map(Vec::as_slice).chain(stops) {
         for diagnostic in diagnostics {
             let same = |d: &Diagnostic| d.phase == diagnostic.phase && d.message == diagnostic.message && d.fault == diagnostic.fault;
             if !seen.iter().any(same) {

@@ -244,6 +244,11 @@ pub async fn learn(
     let halt = Arc::clone(&settings.interrupt.0);
 
     for round in 1..=settings.rounds {
+        // Interrupted between rounds (or before the first): no round is started.
+        if settings.interrupt.is_interrupted() {
+            stop = Stop::Interrupted;
+            break;
+        }
         on_event(LearnEvent::RoundStarted { round });
         let attempts: Vec<Attempt> = candidates.iter().map(|c| c.attempt.clone()).collect();
         let sources: Vec<Option<String>> = candidates.iter().map(|c| c.evaluation.source.clone()).collect();

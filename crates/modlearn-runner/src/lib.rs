@@ -1,8 +1,9 @@
 //! The runner: ties the stages together. For `modlearn eval` it evaluates
 //! candidate files in parallel (rayon, one engine per candidate); for
 //! `modlearn run` it runs rounds of proposals (tokio) and evaluates each as
-//! it arrives. It builds the run report; files are written by
-//! `modlearn-record` (the runner hands it a learned candidate's artifacts).
+//! it arrives. Either way one job (job.rs) owns the run directory, builds
+//! the run report and ends with a typed stop; files are written by
+//! `modlearn-record`.
 #![deny(missing_docs)]
 
 mod artifacts;
@@ -26,6 +27,9 @@ pub use eval_model::EvalModel;
 pub use learn::{
     CandidatePathFn, CandidatePlace, Interrupt, KeyHolder, LearnEvent, LearnOutcome, LearnSettings, LearnedCandidate, NO_ANSWERS, Stop, learn,
 };
-pub use job::{JobProgress, JobStop, LearnedJob, LearningJob, run_learning_job, target_file_name};
+pub use job::{
+    EvaluatedJob, EvaluationJob, FinishedJob, JobProgress, JobStop, JudgedFile, LearnedJob, LearningJob, run_evaluation_job, run_learning_job,
+    target_file_name,
+};
 pub use proposing::{AgentProposing, Proposing};
 pub use report::{attempt_from, build_report, report_from_attempts};

@@ -6,6 +6,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use modlearn_exercise::session::{Action, DriverPlan, EnvTool, SessionEnv, SessionPlan, ToolCall, ToolKind};
+use modlearn_engine::WorldSeed;
 use modlearn_exercise::{HostSettings, ScenarioPlan};
 use modlearn_judge::probe;
 use modlearn_spec::{AskResolution, Env, EnvToolKind, ResolvedScenario, ScriptStep, default_env};
@@ -35,7 +36,19 @@ pub(crate) fn scenario_plan(scenario: &ResolvedScenario, eval: Option<&EvalSessi
         (None, _) => eval.zip(scenario.prompt_to_run()).map(|(eval, prompt)| prompt_session(scenario, env.as_ref(), eval, prompt)),
         _ => None,
     };
-    ScenarioPlan { probes: scenario.assertions.iter().map(probe).collect(), host, session }
+    ScenarioPlan { probes: scenario.assertions.iter().map(probe).collect(), host, session, world: world_seed(scenario, env.as_ref()) }
+}
+
+/// The virtual world of a scenario: its memory files in the working directory (ctx `cwd`, also
+/// `MEMORY_DIR`), and, for `child_process`, the environment's Bash tool's default output.
+fn world_seed(scenario: &ResolvedScenario, env: Option<&Env>) -> WorldSeed {
+    WorldSeed {
+        files: scenario.memory_files.iter().map(|(path, text)| (path.clone(), text.clone())).collect(),
+        default_output: env
+            .and_then(|env| env.tools.iter().find(|tool| tool.kind == EnvToolKind::Bash))
+            .and_then(|tool| tool.default_output.clone()),
+        ..WorldSeed::default()
+    }
 }
 
 /// The eval model and the ledger of the candidate whose sessions it drives.

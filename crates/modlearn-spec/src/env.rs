@@ -184,7 +184,7 @@ impl fmt::Display for Profile {
 
 /// Reads and checks the environment file at `path`.
 pub fn load_env(path: &Path) -> Result<LoadedEnv, EnvError> {
-    match std::fs::read_to_string(path) {
+    match crate::load::read_bounded(path) {
         Ok(source) => parse_env(&source, path),
         Err(error) => Err(EnvError::Invalid {
             path: path.to_owned(),

@@ -32,7 +32,7 @@ pub struct LoadedSpec {
 
 /// Reads, parses and validates the spec at `path`, reporting every problem at once.
 pub fn load_spec(path: &Path) -> Result<LoadedSpec, SpecError> {
-    match std::fs::read_to_string(path) {
+    match read_bounded(path) {
         Ok(source) => parse_spec(&source, path),
         Err(error) => Err(SpecError {
             path: path.to_owned(),
@@ -45,6 +45,29 @@ pub fn load_spec(path: &Path) -> Result<LoadedSpec, SpecError> {
             warnings: Vec::new(),
         }),
     }
+}
+
+/// The largest spec or environment file read (Letta's are a few KiB).
+pub const MAX_FILE_BYTES: u64 = 16 << 20;
+
+/// Reads a regular file of at most [`MAX_FILE_BYTES`]: never a FIFO (which
+/// would block) or a device such as `/dev/zero` (which never ends).
+pub(crate) fn read_bounded(path: &Path) -> std::io::Result<String> {
+    use std::io::Read;
+    let metadata = std::fs::metadata(path)?;
+    if !metadata.is_file() {
+        return Err(std::io::Error::other("not a regular file"));
+    }
+    let too_big = || std::io::Error::other(format!("larger than {} MiB", MAX_FILE_BYTES >> 20));
+    if metadata.len() > MAX_FILE_BYTES {
+        return Err(too_big());
+    }
+    let mut text = String::new();
+    std::fs::File::open(path)?.take(MAX_FILE_BYTES + 1).read_to_string(&mut text)?;
+    if text.len() as u64 > MAX_FILE_BYTES {
+        return Err(too_big());
+    }
+    Ok(text)
 }
 
 /// Parses and validates spec text; `path` only names the source in errors and in the result.

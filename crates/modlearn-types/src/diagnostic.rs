@@ -90,6 +90,9 @@ pub enum Fault {
     StaleHandle,
     /// The mod's command overrides a built-in command.
     Override,
+    /// The mod's engine process died of a signal (a crash in native code,
+    /// such as a parser overflowing its stack).
+    Crashed,
 }
 
 impl Fault {
@@ -107,6 +110,7 @@ impl Fault {
             Fault::Reported => "reported",
             Fault::StaleHandle => "stale_handle",
             Fault::Override => "override",
+            Fault::Crashed => "crashed",
         }
     }
 }

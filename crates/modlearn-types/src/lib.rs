@@ -6,6 +6,7 @@
 //! and reports read modlearn's.
 #![deny(missing_docs)]
 
+pub mod bound;
 mod diagnostic;
 mod invocation;
 mod lifecycle;
@@ -14,6 +15,7 @@ mod registry;
 mod report;
 pub mod untrusted;
 mod verdict;
+mod world;
 
 pub use diagnostic::{Capability, Diagnostic, Fault, ModOwner, Severity};
 pub use invocation::{
@@ -24,7 +26,8 @@ pub use lifecycle::{
     PendingPromise, PendingTimer, ProfileCapabilities, ProfileReport, Registrations, ReloadCycle, RepeatReport,
     SignalState, Settled,
 };
-pub use probe::{Observation, Probe};
+pub use probe::{Compared, LiveCompare, Observation, Probe};
 pub use registry::{ConsoleLine, Emission, RegistrySnapshot, RegisteredCommand, RegisteredTool};
 pub use verdict::{CandidateVerdict, CheckResult, ScenarioVerdict};
+pub use world::{Effect, FileEffect, WorldState};
 pub use report::{Attempt, EvalUsage, Learning, Proposal, RunReport, Selected, SpecSummary, UsageTotals};

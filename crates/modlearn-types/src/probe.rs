@@ -12,12 +12,19 @@ use crate::lifecycle::{ConversationPlan, ConversationsReport, DisposeReport, Pro
 pub enum Probe {
     /// Read the registry (loaded mods, diagnostics, registrations).
     Snapshot,
+    /// The registry as loading left it, before any other probe of the scenario ran (observed as
+    /// a `Snapshot`): Letta's `mod_loads` reads the snapshot taken right after `engine.reload()`,
+    /// so what later probes record does not count.
+    LoadSnapshot,
     /// Emit an event with this payload.
     Emit {
         /// Event name.
         event: String,
         /// The event object passed to the handlers.
         payload: Value,
+        /// A comparison to make on the live event after dispatch, in the engine.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        compare: Option<LiveCompare>,
     },
     /// Run a registered tool's `run(ctx)` (after its `isEnabled(ctx)`).
     RunTool {
@@ -107,10 +114,14 @@ pub enum Observation {
     Emitted {
         /// The payload as sent.
         before: Value,
-        /// The shared event object after every handler ran.
+        /// The shared event object after every handler ran, as JSON (which drops keys
+        /// holding `undefined`: judge args and input with `compared`).
         after: Value,
         /// Letta's emission result.
         emission: Emission,
+        /// The outcome of the probe's `compare`, made on the live event.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        compared: Option<Compared>,
     },
     /// A tool run.
     ToolRan {
@@ -163,4 +174,45 @@ pub enum Observation {
         /// Why.
         message: String,
     },
+}
+
+/// A comparison of the live event after dispatch, made inside the engine the way Letta's
+/// learning harness makes it: with its `stableJson` (keys sorted, and a key holding `undefined`
+/// printed as `"key":undefined`, so it differs from a missing key). JSON cannot carry that
+/// difference out of the engine, so the comparison is made where the live value is and only
+/// its outcome ([`Compared`]) comes back.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "compare", rename_all = "snake_case")]
+pub enum LiveCompare {
+    /// `stableJson(event.args) == stableJson(expected)` (`tool_start_preserves_args`).
+    ArgsEqual {
+        /// The args the event must still hold.
+        expected: Value,
+    },
+    /// For every key of `expected`, `stableJson(event.args[key]) == stableJson(expected[key])`;
+    /// other keys are not looked at (`tool_start_rewrites_args`, Letta's `objectContains`).
+    ArgsContain {
+        /// The keys and values the args must hold.
+        expected: serde_json::Map<String, Value>,
+    },
+    /// `stableJson(event.input.slice(0, expected.length)) == stableJson(expected)`: the original
+    /// input items are unchanged (`turn_start_injects_message`).
+    InputPrefix {
+        /// The input as sent.
+        expected: Vec<Value>,
+    },
+}
+
+/// What a [`LiveCompare`] found.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Compared {
+    /// Whether the live value matched.
+    pub matched: bool,
+    /// Letta's `stableJson` of the live value compared (the args, or the input prefix), for
+    /// messages: unlike JSON it shows keys holding `undefined`.
+    pub actual: String,
+    /// For `ArgsContain`, the expected keys whose values differ, in the expected order.
+    #[serde(default)]
+    pub mismatched: Vec<String>,
 }

@@ -79,6 +79,9 @@ pub struct RegistrySnapshot {
     pub timers: usize,
     /// `letta.ui.notify` messages so far.
     pub notifications: Vec<Value>,
+    /// What the mods did to the virtual world so far.
+    #[serde(default)]
+    pub world: crate::WorldState,
 }
 
 /// One line the candidate printed with `console.*`.

@@ -162,6 +162,20 @@ pub struct Attempt {
     pub eval: Option<EvalUsage>,
 }
 
+impl Attempt {
+    /// The one word every report shows for it: `ERROR` when it could not be
+    /// judged (no answer, no code), else `PASS` or `FAIL`.
+    pub fn result_word(&self) -> &'static str {
+        if self.error.is_some() {
+            "ERROR"
+        } else if self.passed {
+            "PASS"
+        } else {
+            "FAIL"
+        }
+    }
+}
+
 /// What the eval model (the agent of prompt scenarios) spent on one candidate; kept apart from
 /// the proposal's cost.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]

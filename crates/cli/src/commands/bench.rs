@@ -11,6 +11,7 @@ use modlearn_spec::resolve_scenarios;
 use crate::cli::BenchArgs;
 use crate::exit::{CliError, SUCCESS};
 
+mod letta_baseline;
 mod node_baseline;
 
 /// Letta Code's harness on the uv-pip env, as measured by its authors
@@ -18,6 +19,11 @@ mod node_baseline;
 const LETTA_MS_PER_CANDIDATE: f64 = 56.0;
 
 pub fn run(args: BenchArgs) -> Result<u8, CliError> {
+    let unsandboxed = if args.node_baseline { Some("--node-baseline") } else { args.letta_baseline.as_ref().map(|_| "--letta-baseline") };
+    if let (Some(flag), false) = (unsandboxed, args.trust_candidates) {
+        return Err(CliError::usage(format!("`{flag}` runs the candidates outside modlearn's sandbox, with this machine's full access"))
+            .hint("pass `--trust-candidates` too if you wrote these files yourself; never for model-written ones"));
+    }
     let loaded = super::load_spec(&args.spec)?;
     super::check_candidates(&args.candidates)?;
     let scenarios = resolve_scenarios(&loaded.spec);
@@ -26,7 +32,13 @@ pub fn run(args: BenchArgs) -> Result<u8, CliError> {
 
     let paths: Vec<PathBuf> =
         (0..args.copies).flat_map(|_| args.candidates.iter().cloned()).collect();
-    println!(
+    // Sentences as they are measured (a long bench shows how far it got); with --json one object at the end.
+    let say = |line: String| {
+        if !args.json {
+            println!("{line}");
+        }
+    };
+    say(format!(
         "bench: {} candidate file(s) x {} copies = {} evaluations, {} job(s); spec `{}` ({} scenarios, {assertions} assertions)",
         args.candidates.len(),
         args.copies,
@@ -34,16 +46,16 @@ pub fn run(args: BenchArgs) -> Result<u8, CliError> {
         settings.jobs,
         args.spec.display(),
         scenarios.len()
-    );
+    ));
 
     // Memory first, while the process holds nothing else.
     let (before, alive) = memory_with_engines(&settings.engine, &args.candidates[0], 8)?;
-    println!(
-        "memory: 8 engines alive with a candidate loaded: {:.1} MB resident (process before: {:.1} MB; engines add {:.1} MB; target < 200 MB)",
+    say(format!(
+        "memory: 8 engines alive with a candidate loaded: {:.1} MB (proportional set size of modlearn and its engine processes; before: {:.1} MB; engines add {:.1} MB; target < 200 MB)",
         mb(alive),
         mb(before),
         mb(alive.saturating_sub(before))
-    );
+    ));
 
     // Warm up once so one-time process costs do not count against either side.
     evaluate_candidates(&scenarios, &paths[..1], &settings, &|_| {});
@@ -53,28 +65,74 @@ pub fn run(args: BenchArgs) -> Result<u8, CliError> {
     let mut latencies: Vec<Duration> = evaluations.iter().map(|e| e.elapsed).collect();
     latencies.sort();
     let per_candidate = wall.as_secs_f64() * 1000.0 / paths.len() as f64;
-    println!(
-        "modlearn: {:.1} candidates/s; wall time per candidate {per_candidate:.2} ms; latency p50 {:.1} ms, p95 {:.1} ms, max {:.1} ms",
-        paths.len() as f64 / wall.as_secs_f64(),
+    let (p50, p95, max) = (
         ms(percentile(&latencies, 0.50)),
         ms(percentile(&latencies, 0.95)),
         ms(*latencies.last().unwrap_or(&Duration::ZERO)),
     );
+    say(format!(
+        "modlearn: {:.1} candidates/s; wall time per candidate {per_candidate:.2} ms; latency p50 {p50:.1} ms, p95 {p95:.1} ms, max {max:.1} ms",
+        paths.len() as f64 / wall.as_secs_f64(),
+    ));
 
-    let startup = engine_startup(&settings.engine, 10)?;
-    println!("  of which engine start-up: {:.1} ms per engine (one per candidate)", ms(startup));
-    println!(
+    let startup = engine_startup(&settings.engine, 25)?;
+    say(format!(
+        "  of which engine start-up: {:.2} ms median per engine, a fork of the booted zygote (one per candidate; target <= 2 ms)",
+        ms(startup)
+    ));
+    say(format!(
         "vs Letta Code's harness ({LETTA_MS_PER_CANDIDATE} ms per candidate, Bun 1.4, 2 cores, measured by Letta): ratio {:.3} (target <= 0.2)",
         per_candidate / LETTA_MS_PER_CANDIDATE
-    );
+    ));
+    let mut letta = serde_json::Value::Null;
+    if let Some(letta_dir) = &args.letta_baseline {
+        match letta_baseline::measure(letta_dir, &args.spec, &args.candidates, args.copies as usize) {
+            Ok(letta_ms) => {
+                say(format!(
+                    "vs Letta Code's own harness (runModLearning under Bun), same files, same run: {letta_ms:.2} ms per candidate; ratio {:.3} (target <= 0.1)",
+                    per_candidate / letta_ms
+                ));
+                letta = serde_json::json!({ "msPerCandidate": letta_ms, "ratio": per_candidate / letta_ms });
+            }
+            Err(error) => {
+                say(format!("Letta baseline: not measured ({error})"));
+                letta = serde_json::json!({ "error": error });
+            }
+        }
+    }
+    let mut node = serde_json::Value::Null;
     if args.node_baseline {
         match node_baseline::measure(&args.candidates, &scenarios, args.copies as usize, settings.jobs) {
-            Ok(node_ms) => println!(
-                "vs Letta-style in-process harness under Node.js, same files, same run: {node_ms:.2} ms per candidate; ratio {:.3}",
-                per_candidate / node_ms
-            ),
-            Err(error) => println!("node baseline: not measured ({error})"),
+            Ok(node_ms) => {
+                say(format!(
+                    "vs Letta-style in-process harness under Node.js, same files, same run: {node_ms:.2} ms per candidate; ratio {:.3}",
+                    per_candidate / node_ms
+                ));
+                node = serde_json::json!({ "msPerCandidate": node_ms, "ratio": per_candidate / node_ms });
+            }
+            Err(error) => {
+                say(format!("node baseline: not measured ({error})"));
+                node = serde_json::json!({ "error": error });
+            }
         }
+    }
+    if args.json {
+        let report = serde_json::json!({
+            "spec": args.spec.display().to_string(),
+            "candidates": args.candidates.len(),
+            "copies": args.copies,
+            "evaluations": paths.len(),
+            "jobs": settings.jobs,
+            "memory": { "engines": 8, "proportionalMb": mb(alive), "beforeMb": mb(before) },
+            "candidatesPerSecond": paths.len() as f64 / wall.as_secs_f64(),
+            "msPerCandidate": per_candidate,
+            "latencyMs": { "p50": p50, "p95": p95, "max": max },
+            "engineStartupMs": ms(startup),
+            "lettaRatio": per_candidate / LETTA_MS_PER_CANDIDATE,
+            "lettaBaseline": letta,
+            "nodeBaseline": node,
+        });
+        println!("{}", serde_json::to_string_pretty(&report).expect("bench report serializes"));
     }
 
     Ok(SUCCESS)
@@ -96,12 +154,17 @@ fn percentile(sorted: &[Duration], fraction: f64) -> Duration {
     sorted[index]
 }
 
+/// Median time until a new engine is ready to load a candidate.
 fn engine_startup(options: &modlearn_engine::EngineOptions, count: u32) -> Result<Duration, CliError> {
-    let started = Instant::now();
+    let mut times = Vec::with_capacity(count as usize);
     for _ in 0..count {
-        Engine::new(options.clone()).map_err(|error| CliError::usage(error.to_string()))?;
+        let started = Instant::now();
+        let engine = Engine::new(options.clone()).map_err(|error| CliError::usage(error.to_string()))?;
+        times.push(started.elapsed());
+        drop(engine);
     }
-    Ok(started.elapsed() / count)
+    times.sort();
+    Ok(percentile(&times, 0.5))
 }
 
 /// Resident memory before and while `count` engines hold the candidate.
@@ -111,7 +174,9 @@ fn memory_with_engines(
     count: usize,
 ) -> Result<(u64, u64), CliError> {
     let source = std::fs::read_to_string(candidate).map_err(|error| CliError::usage(error.to_string()))?;
-    let before = resident_bytes();
+    // The zygote (and its share of the pages every engine shares) counts in `before`.
+    drop(Engine::new(options.clone()).map_err(|error| CliError::usage(error.to_string()))?);
+    let before = proportional_bytes(&[]);
     let mut engines = Vec::with_capacity(count);
     for _ in 0..count {
         let mut engine = Engine::new(options.clone()).map_err(|error| CliError::usage(error.to_string()))?;
@@ -121,17 +186,28 @@ fn memory_with_engines(
             .map_err(|error| CliError::usage(error.to_string()))?;
         engines.push(engine);
     }
-    let alive = resident_bytes();
+    let pids: Vec<u32> = engines.iter().filter_map(Engine::process_id).collect();
+    let alive = proportional_bytes(&pids);
     drop(engines);
     Ok((before, alive))
 }
 
-/// VmRSS from /proc (Linux); 0 elsewhere.
-fn resident_bytes() -> u64 {
-    std::fs::read_to_string("/proc/self/status")
+/// Memory of this process, its engine zygotes and the engine processes `pids`:
+/// the sum of their proportional set sizes (a page shared by n processes counts 1/n
+/// in each), so copy-on-write pages the engines share with their zygote count once.
+fn proportional_bytes(pids: &[u32]) -> u64 {
+    let mut all: Vec<String> = vec!["self".to_owned()];
+    all.extend(modlearn_engine::worker::zygote_process_ids().iter().map(u32::to_string));
+    all.extend(pids.iter().map(u32::to_string));
+    all.iter().map(|pid| pss_bytes(pid)).sum()
+}
+
+/// `Pss:` of /proc/PID/smaps_rollup (Linux); 0 elsewhere.
+fn pss_bytes(pid: &str) -> u64 {
+    std::fs::read_to_string(format!("/proc/{pid}/smaps_rollup"))
         .ok()
-        .and_then(|status| {
-            status.lines().find(|line| line.starts_with("VmRSS:")).and_then(|line| {
+        .and_then(|rollup| {
+            rollup.lines().find(|line| line.starts_with("Pss:")).and_then(|line| {
                 line.split_whitespace().nth(1).and_then(|kb| kb.parse::<u64>().ok())
             })
         })

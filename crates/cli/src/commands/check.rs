@@ -2,7 +2,8 @@
 //! snapshot. The logic is in `modlearn-check`; this prints and picks the
 //! exit code.
 
-use modlearn_check::{CheckError, CheckSettings, DEFAULT_PROFILE, ModDrift, Snapshot};
+use modlearn_check::{ChangeKind, CheckError, CheckSettings, DEFAULT_PROFILE, ModDrift, Snapshot};
+use serde_json::{Value, json};
 
 use crate::cli::CheckArgs;
 use crate::exit::{CliError, FAILURE, SUCCESS};
@@ -67,15 +68,24 @@ pub fn run(args: CheckArgs) -> Result<u8, CliError> {
         } else {
             "a new snapshot".to_owned()
         };
-        println!("wrote `{snapshot_name}`: {summary}; {before}");
+        if args.json {
+            println!("{}", json_report(&snapshot_name, mods.len(), &profiles, &drifts, true));
+        } else {
+            println!("wrote `{snapshot_name}`: {summary}; {before}");
+        }
         return Ok(SUCCESS);
+    }
+    if args.json {
+        println!("{}", json_report(&snapshot_name, mods.len(), &profiles, &drifts, false));
+        return Ok(if drifts.is_empty() { SUCCESS } else { FAILURE });
     }
     let partial = scope.partial.as_ref().map(|partial| format!(" (a partial check: {partial})")).unwrap_or_default();
     if drifts.is_empty() {
         println!("checked {summary}: no drift from `{snapshot_name}`{partial}");
         return Ok(SUCCESS);
     }
-    print!("{}", modlearn_check::render_drift(&drifts));
+    let color = crate::printer::color_on(crate::printer::Stream::Stdout);
+    print!("{}", crate::printer::color_diff(&modlearn_check::render_drift(&drifts), color));
     println!("\ndrift from `{snapshot_name}` in {} (checked {summary}){partial}", drift_summary(&drifts));
     match &scope.partial {
         // --accept would overwrite the snapshot with a part of it.
@@ -129,6 +139,40 @@ impl Scope {
 
 fn join(items: &[&String]) -> String {
     items.iter().map(|item| format!("`{item}`")).collect::<Vec<_>>().join(", ")
+}
+
+/// What `check --json` prints: the scope and every drift, change by change.
+fn json_report(snapshot: &str, mods: usize, profiles: &[String], drifts: &[ModDrift], accepted: bool) -> String {
+    let changes = |profiles: &std::collections::BTreeMap<String, Vec<modlearn_check::Change>>| -> Value {
+        profiles
+            .iter()
+            .map(|(profile, changes)| {
+                let list: Vec<Value> = changes
+                    .iter()
+                    .map(|change| {
+                        let kind = match change.kind {
+                            ChangeKind::Added => "added",
+                            ChangeKind::Removed => "removed",
+                            ChangeKind::Changed => "changed",
+                        };
+                        json!({ "kind": kind, "what": change.what })
+                    })
+                    .collect();
+                (profile.clone(), Value::Array(list))
+            })
+            .collect::<serde_json::Map<String, Value>>()
+            .into()
+    };
+    let drift: Vec<Value> = drifts
+        .iter()
+        .map(|drift| match drift {
+            ModDrift::New { key, profiles } => json!({ "mod": key, "status": "new", "profiles": changes(profiles) }),
+            ModDrift::Vanished { key } => json!({ "mod": key, "status": "vanished" }),
+            ModDrift::Changed { key, profiles } => json!({ "mod": key, "status": "changed", "profiles": changes(profiles) }),
+        })
+        .collect();
+    let report = json!({ "snapshot": snapshot, "mods": mods, "profiles": profiles, "accepted": accepted, "drift": drift });
+    serde_json::to_string_pretty(&report).expect("the check report serializes")
 }
 
 /// `N mod(s) (a changed, b new, c vanished)`, or `no mod`.

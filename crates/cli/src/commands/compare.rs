@@ -59,7 +59,10 @@ pub fn run(args: CompareArgs) -> Result<u8, CliError> {
     for name in &args.models {
         check_model(name, &models, args.max_usd)?;
     }
-    let out = args.out.clone().unwrap_or_else(|| super::default_run_dir("compare"));
+    let out = match args.out.clone() {
+        Some(out) => out,
+        None => super::default_run_dir("compare")?,
+    };
     check_out(&out, &comparison, shard)?;
 
     let jobs = comparison.shard_jobs(shard);
@@ -87,11 +90,11 @@ pub fn run(args: CompareArgs) -> Result<u8, CliError> {
         super::eval_model::build(&wanted, tokio.handle().clone())?;
         super::prices::check(&super::eval_model::check(eval_model)?, "--eval-model", &options.models.eval_endpoint(), args.max_usd)?;
     }
-    let bar = crate::printer::progress(jobs.len(), "comparing");
+    let bar = crate::printer::Progress::bar(jobs.len(), "comparing");
     let progress = bar.clone();
-    let on_done = Arc::new(move |_: &JobOutcome| progress.inc(1));
+    let on_done = Arc::new(move |_: &JobOutcome| progress.inc());
     let outcomes = tokio.block_on(execute(&comparison, prepared, &jobs, &options, on_done));
-    bar.finish_and_clear();
+    bar.finish();
     let outcomes = outcomes?;
     write_shard_manifest(&out, &comparison, shard, &outcomes)?;
     let unfinished = outcomes.iter().filter(|outcome| outcome.status != JobStatus::Finished).count();

@@ -11,7 +11,10 @@ use crate::exit::CliError;
 
 pub fn run(args: MergeArgs) -> Result<u8, CliError> {
     let (comparison, outcomes) = load_shards(&args.dirs)?;
-    let out = args.out.clone().unwrap_or_else(|| super::default_run_dir("compare-merged"));
+    let out = match args.out.clone() {
+        Some(out) => out,
+        None => super::default_run_dir("compare-merged")?,
+    };
     let leaderboard = build_leaderboard(&comparison, &outcomes);
     write_leaderboard(&out, &leaderboard)?;
     print(&leaderboard, &out, args.json);

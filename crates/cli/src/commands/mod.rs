@@ -10,6 +10,7 @@ mod check;
 mod compare;
 mod eval;
 mod eval_model;
+mod init;
 mod merge;
 mod prices;
 mod run;
@@ -19,6 +20,7 @@ mod validate;
 /// Runs the parsed command line.
 pub fn run(cli: Cli) -> ExitCode {
     init_tracing();
+    crate::printer::init_color(cli.color);
     let result = match cli.command {
         Command::Eval(args) => eval::run(args),
         Command::Run(args) => run::run(args),
@@ -33,23 +35,34 @@ pub fn run(cli: Cli) -> ExitCode {
         Command::Guide(args) => stored::guide(args),
         Command::Compare(args) => compare::run(args),
         Command::Merge(args) => merge::run(args),
+        Command::Init(args) => init::run(args),
+        Command::Completions(args) => {
+            let mut command = <Cli as clap::CommandFactory>::command();
+            clap_complete::generate(args.shell, &mut command, "modlearn", &mut std::io::stdout());
+            Ok(crate::exit::SUCCESS)
+        }
     };
+    for dir in RESERVED.lock().unwrap_or_else(|poison| poison.into_inner()).drain(..) {
+        // Fails, as it should, unless the directory is empty.
+        let _ = std::fs::remove_dir(dir);
+    }
     match result {
         Ok(code) => ExitCode::from(code),
         Err(error) => error.report(),
     }
 }
 
-/// The QuickJS backend caches compiled bytecode on disk (it saves about a
-/// quarter of each engine's start-up). Keep that cache in modlearn's own
-/// cache directory, unless the user chose one; `V82JSC_NO_BC_CACHE=1` turns
-/// it off. Runs first thing in `main`, before any thread exists.
-pub fn place_bytecode_cache() {
-    if std::env::var_os("V82JSC_BC_CACHE_DIR").is_some() {
-        return;
-    }
+/// Every engine runs in a worker process of its own, forked from a zygote
+/// started from this executable. The QuickJS backend's on-disk bytecode
+/// cache is off: the zygote compiles the host modules once per run, and a
+/// cache that candidates' code fills is one more thing to bound and verify.
+/// Runs first thing in `main`, before any thread exists.
+pub fn isolate_engines() {
     // SAFETY: called at the start of main, before any other thread reads the environment.
-    unsafe { std::env::set_var("V82JSC_BC_CACHE_DIR", modlearn_cache_dir().join("quickjs-bytecode")) };
+    unsafe { std::env::set_var("V82JSC_NO_BC_CACHE", "1") };
+    if let Ok(executable) = std::env::current_exe() {
+        modlearn_engine::worker::isolate_engines(executable);
+    }
 }
 
 /// `${XDG_CACHE_HOME:-$HOME/.cache}/modlearn`: where modlearn keeps caches.
@@ -93,7 +106,7 @@ fn scenarios_with_envs(loaded: &modlearn_spec::LoadedSpec) -> Result<Vec<modlear
 fn check_candidates(paths: &[std::path::PathBuf]) -> Result<(), CliError> {
     for path in paths {
         if !path.is_file() {
-            let what = if path.exists() { "is not a file" } else { "does not exist" };
+            let what = if path.exists() { "is not a regular file" } else { "does not exist" };
             return Err(CliError::usage(format!("candidate `{}` {what}", path.display()))
                 .hint("pass the path of a .js, .mjs, .ts or .tsx mod file"));
         }
@@ -101,8 +114,24 @@ fn check_candidates(paths: &[std::path::PathBuf]) -> Result<(), CliError> {
             return Err(CliError::usage(format!("candidate `{}` is not a mod file", path.display()))
                 .hint("mods are .js, .mjs, .ts or .tsx files"));
         }
+        if links_out_of_its_directory(path) {
+            return Err(CliError::usage(format!("candidate `{}` is a link to a file outside its directory", path.display()))
+                .hint("pass the file itself"));
+        }
     }
     Ok(())
+}
+
+fn links_out_of_its_directory(path: &std::path::Path) -> bool {
+    let is_link = std::fs::symlink_metadata(path).is_ok_and(|metadata| metadata.file_type().is_symlink());
+    if !is_link {
+        return false;
+    }
+    let directory = path.parent().filter(|dir| !dir.as_os_str().is_empty()).unwrap_or(std::path::Path::new("."));
+    match (path.canonicalize(), directory.canonicalize()) {
+        (Ok(target), Ok(directory)) => !target.starts_with(directory),
+        _ => true,
+    }
 }
 
 fn engine_options(args: &EngineArgs) -> modlearn_runner::EvalSettings {
@@ -118,29 +147,59 @@ fn engine_options(args: &EngineArgs) -> modlearn_runner::EvalSettings {
     }
 }
 
-/// `reports/<slug>-<UTC timestamp>`.
-fn default_run_dir(slug: &str) -> std::path::PathBuf {
-    let stamp = jiff::Timestamp::now().strftime("%Y%m%dT%H%M%SZ").to_string();
-    std::path::PathBuf::from("reports").join(format!("{slug}-{stamp}"))
+/// Claims a run directory for this process (see [`modlearn_record::claim_run_dir`]); exit 2 when it is not ours.
+fn claim_run_dir(
+    dir: &std::path::Path,
+    continuing: modlearn_record::Continuing,
+) -> Result<modlearn_record::RunDirClaim, CliError> {
+    use modlearn_record::ClaimError;
+    modlearn_record::claim_run_dir(dir, continuing).map_err(|error| {
+        let hint = match &error {
+            ClaimError::Busy(_) => "wait for the other run to finish, or pass another `--run-dir`".to_owned(),
+            ClaimError::NothingToContinue(_) => "`--resume` takes the run directory of an unfinished `modlearn run`".to_owned(),
+            ClaimError::NotADirectory(_) | ClaimError::NotEmpty(_) | ClaimError::Io { .. } => {
+                "pass another `--run-dir` (a new or empty directory)".to_owned()
+            }
+        };
+        CliError::usage(error.to_string()).hint(hint)
+    })
 }
 
-/// Writes the run-level files, prints the report (table or `--json`) and
-/// returns the exit code (`eval`; `run` has the runner write them). `unrun` is what
-/// [`prompt_checks_not_run`] found.
-fn finish_run(
-    writer: &modlearn_record::RunWriter,
-    report: &modlearn_types::RunReport,
-    json: bool,
-    unrun: Option<(usize, usize)>,
-) -> Result<u8, CliError> {
-    writer.write_run(report)?;
-    print_run(report, &writer.layout().file("report.md"), json, unrun)
+/// `reports/<slug>-<UTC timestamp>`, created here so that two runs started in
+/// the same second (or in parallel) never share one: the second gets `-2`, and so on.
+fn default_run_dir(slug: &str) -> Result<std::path::PathBuf, CliError> {
+    let stamp = jiff::Timestamp::now().strftime("%Y%m%dT%H%M%SZ").to_string();
+    reserve_dir(std::path::Path::new("reports"), &format!("{slug}-{stamp}"))
+}
+
+/// Directories [`reserve_dir`] created; those still empty when the command
+/// ends (it failed before writing anything) are removed again.
+static RESERVED: std::sync::Mutex<Vec<std::path::PathBuf>> = std::sync::Mutex::new(Vec::new());
+
+/// Creates `parent/name` (or `name-2`, `name-3`, ...: the first that did not exist) and returns it.
+fn reserve_dir(parent: &std::path::Path, name: &str) -> Result<std::path::PathBuf, CliError> {
+    let unwritable = |error: std::io::Error| CliError::usage(format!("cannot create a run directory under `{}`: {error}", parent.display()))
+        .hint("pass a writable `--run-dir`");
+    std::fs::create_dir_all(parent).map_err(unwritable)?;
+    for n in 1u32.. {
+        let dir = parent.join(if n == 1 { name.to_owned() } else { format!("{name}-{n}") });
+        // create_dir fails when the directory exists: that is the lock.
+        match std::fs::create_dir(&dir) {
+            Ok(()) => {
+                RESERVED.lock().unwrap_or_else(|poison| poison.into_inner()).push(dir.clone());
+                return Ok(dir);
+            }
+            Err(error) if error.kind() == std::io::ErrorKind::AlreadyExists => continue,
+            Err(error) => return Err(unwritable(error)),
+        }
+    }
+    unreachable!("some suffix is free")
 }
 
 /// Prints a written run's report (table or `--json`) and returns the exit code.
 fn print_run(
     report: &modlearn_types::RunReport,
-    report_path: &std::path::Path,
+    run_dir: &std::path::Path,
     json: bool,
     unrun: Option<(usize, usize)>,
 ) -> Result<u8, CliError> {
@@ -154,7 +213,7 @@ fn print_run(
     if json {
         println!("{}", serde_json::to_string_pretty(report).expect("report serializes"));
     } else {
-        print!("{}", crate::printer::summary(report, &report_path.display().to_string()));
+        print!("{}", crate::printer::summary(report, run_dir));
     }
     Ok(exit_code(report))
 }
@@ -180,4 +239,13 @@ fn exit_code(report: &modlearn_types::RunReport) -> u8 {
     } else {
         crate::exit::FAILURE
     }
+}
+
+/// `--promote PATH` must name a file, not a directory.
+pub(super) fn check_promote_target(target: &std::path::Path) -> Result<(), CliError> {
+    if target.is_dir() {
+        return Err(CliError::usage(format!("`--promote {}` is a directory", target.display()))
+            .hint("give the file path the selected candidate should be copied to"));
+    }
+    Ok(())
 }

@@ -3,26 +3,33 @@
 
 use modlearn_record::StoredRunError;
 
-use crate::cli::RunDirArgs;
+use std::path::Path;
+
+use crate::cli::{GuideArgs, ReportArgs};
 use crate::exit::{CliError, SUCCESS};
 
 /// `modlearn report <RUN-DIR>`.
-pub fn report(args: RunDirArgs) -> Result<u8, CliError> {
+pub fn report(args: ReportArgs) -> Result<u8, CliError> {
     let written = modlearn_record::rerender_reports(&args.run_dir)?;
-    print_written(&args, &written);
+    print_written(&args.run_dir, &written, args.json);
     Ok(SUCCESS)
 }
 
 /// `modlearn guide <RUN-DIR>`.
-pub fn guide(args: RunDirArgs) -> Result<u8, CliError> {
+pub fn guide(args: GuideArgs) -> Result<u8, CliError> {
     let written = modlearn_record::rewrite_guide(&args.run_dir)?;
-    print_written(&args, &written);
+    print_written(&args.run_dir, &written, args.json);
     Ok(SUCCESS)
 }
 
-fn print_written(args: &RunDirArgs, written: &[String]) {
-    for file in written {
-        println!("wrote {}", args.run_dir.join(file).display());
+fn print_written(run_dir: &Path, written: &[String], json: bool) {
+    let paths: Vec<String> = written.iter().map(|file| run_dir.join(file).display().to_string()).collect();
+    if json {
+        println!("{}", serde_json::to_string_pretty(&paths).expect("paths serialize"));
+        return;
+    }
+    for path in paths {
+        println!("wrote {path}");
     }
 }
 

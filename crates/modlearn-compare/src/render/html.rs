@@ -71,8 +71,21 @@ pub fn render_html(leaderboard: &Leaderboard) -> String {
         ]);
     }
 
-    let mut page = Page::new("Model comparison")
-        .paragraph(&summary(leaderboard))
+    // The verdict first: who ranks first and what the paired tests say, before any chart.
+    let mut page = Page::new("Model comparison").heading(2, "Verdict");
+    if let Some(best) = leaderboard.models.first() {
+        page = page.paragraph(&format!(
+            "Ranked first: {} (first candidate passes {}, mean best score {:.3}).",
+            best.model,
+            percent(best.first_pass_rate),
+            best.mean_best_score
+        ));
+    }
+    for pair in &leaderboard.pairs {
+        page = page.paragraph(&format!("{} vs {}: {}; difference {}.", pair.first, pair.second, pair.verdict, difference(pair)));
+    }
+    page = page
+        .note(&summary(leaderboard))
         .heading(2, "Pass rate")
         .markup(pass_chart.render())
         .markup(pass_at_k_chart.render())

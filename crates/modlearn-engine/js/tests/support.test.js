@@ -104,3 +104,31 @@ test("toJson survives cycles, functions and bigints, and writes shared objects i
   const shared = { command: "x" };
   assertEqual(JSON.parse(toJson({ a: shared, b: [shared] })), { a: { command: "x" }, b: [{ command: "x" }] });
 });
+
+test("toJson reads nothing a mod put on Object.prototype", () => {
+  const reply = { timers: [{ kind: "interval" }], nested: { list: [1, 2] } };
+  const expected = JSON.stringify({ timers: [{ kind: "interval" }], nested: { list: [1, 2] } });
+  const restore = () => delete Object.prototype.toJSON;
+  try {
+    // A plain function: JSON.stringify would ask every array for it.
+    Object.prototype.toJSON = () => [];
+    assertEqual(toJson(reply), expected);
+    // A getter that answers "none" when asked on Object.prototype itself.
+    Object.defineProperty(Object.prototype, "toJSON", {
+      configurable: true,
+      get() {
+        return this === Object.prototype ? undefined : () => "forged";
+      },
+    });
+    assertEqual(toJson(reply), expected);
+  } finally {
+    restore();
+  }
+  // A class's own toJSON (Date's, say) still counts.
+  class Stamp {
+    toJSON() {
+      return "stamp";
+    }
+  }
+  assertEqual(toJson({ at: new Stamp(), day: new Date(0) }), JSON.stringify({ at: "stamp", day: new Date(0) }));
+});

@@ -156,7 +156,7 @@ impl Session<'_> {
     /// Emits `name`; `None` when Letta's `emit` would reject (the host then goes on unchanged).
     pub(super) fn emit(&mut self, name: &str, payload: Value) -> Result<Option<Value>, EngineError> {
         match self.engine.emit(name, &payload)? {
-            EmitOutcome::Emitted { emission, event } => {
+            EmitOutcome::Emitted { emission, event, .. } => {
                 self.trace.event(name, &event, &emission);
                 Ok(Some(event))
             }

@@ -62,7 +62,7 @@ mod tests {
     fn report(first: Observation, second: Observation) -> Observation {
         Observation::Repeated {
             report: Box::new(RepeatReport {
-                probes: vec![Probe::Emit { event: "turn_start".to_owned(), payload: json!({}) }],
+                probes: vec![Probe::Emit { event: "turn_start".to_owned(), payload: json!({}), compare: None }],
                 varied: vec!["seed".to_owned(), "clock".to_owned()],
                 first: vec![first],
                 second: vec![second],

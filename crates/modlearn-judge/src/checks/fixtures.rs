@@ -25,6 +25,7 @@ pub(crate) fn emitted(name: &str, handlers: usize, before: Value, after: Value, 
         before,
         after,
         emission: Emission { diagnostics, handler_count: handlers, name: name.to_owned(), results: Vec::new() },
+        compared: None,
     }
 }
 

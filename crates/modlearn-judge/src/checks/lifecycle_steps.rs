@@ -48,7 +48,7 @@ fn step_probe(index: usize, step: &LifecycleStep, conversation: Conversation<'_>
         if event == "turn_start" {
             default("input", json!([{ "role": "user", "content": "Hello." }]), &mut payload);
         }
-        return Probe::Emit { event: event.clone(), payload: Value::Object(payload) };
+        return Probe::Emit { event: event.clone(), payload: Value::Object(payload), compare: None };
     }
     if let Some(tool_name) = &step.run_tool {
         return Probe::RunTool { tool_name: tool_name.clone(), args: object_args(), tool_call_id: call_id };
@@ -146,6 +146,7 @@ pub(crate) fn short(value: &Value) -> String {
 pub(crate) fn probe_name(probe: &Probe) -> String {
     match probe {
         Probe::Snapshot => "registry snapshot".to_owned(),
+        Probe::LoadSnapshot => "registry snapshot at load".to_owned(),
         Probe::Emit { event, .. } => format!("emit {event}"),
         Probe::RunTool { tool_name, .. } => format!("runTool {tool_name}"),
         Probe::CheckPermissions { event } => {

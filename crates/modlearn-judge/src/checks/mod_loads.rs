@@ -1,5 +1,7 @@
 //! `mod_loads`: no diagnostic of any severity, at least one mod loaded, and
-//! the expected count when one is given (Letta's conditions).
+//! the expected count when one is given (Letta's conditions), judged on the
+//! registry as loading left it: like Letta's harness, which reads its snapshot
+//! right after `reload()`, what later checks of the scenario record does not count.
 
 use modlearn_spec::ModLoads;
 use modlearn_types::{Observation, Probe};
@@ -8,7 +10,7 @@ use serde_json::json;
 use crate::check::{Judged, unexpected};
 
 pub(crate) fn probe() -> Probe {
-    Probe::Snapshot
+    Probe::LoadSnapshot
 }
 
 pub(crate) fn judge(assertion: &ModLoads, observation: &Observation) -> Judged {

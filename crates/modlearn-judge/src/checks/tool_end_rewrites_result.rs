@@ -20,6 +20,7 @@ pub(crate) fn probe(assertion: &ToolEndRewritesResult) -> Probe {
             "status": assertion.status.as_str(),
             "output": assertion.output,
         }),
+        compare: None,
     }
 }
 
@@ -77,7 +78,7 @@ mod tests {
 
     #[test]
     fn the_probe_carries_letta_tool_end_fields() {
-        let Probe::Emit { event, payload } = probe(&assertion()) else { panic!() };
+        let Probe::Emit { event, payload, .. } = probe(&assertion()) else { panic!() };
         assert_eq!(event, "tool_end");
         assert_eq!(payload["status"], "error");
         assert_eq!(payload["output"], "1 failing");

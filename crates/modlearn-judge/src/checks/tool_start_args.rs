@@ -2,13 +2,14 @@
 //! `tool_start` and compare the args the handlers leave behind.
 
 use modlearn_spec::{ToolStartPreservesArgs, ToolStartRewritesArgs};
-use modlearn_types::{Observation, Probe};
+use modlearn_types::{Compared, LiveCompare, Observation, Probe};
 use serde_json::{Map, Value, json};
 
 use crate::check::{Judged, unexpected};
 use crate::{EVAL_AGENT_ID, EVAL_CONVERSATION_ID, EVAL_TOOL_CALL_ID};
 
-pub(crate) fn probe(tool_name: &str, args: &Map<String, Value>) -> Probe {
+/// One `tool_start` for `tool_name` with `args`; `compare` is made on the live args afterwards.
+pub(crate) fn probe(tool_name: &str, args: &Map<String, Value>, compare: Option<LiveCompare>) -> Probe {
     Probe::Emit {
         event: "tool_start".to_owned(),
         payload: json!({
@@ -18,12 +19,26 @@ pub(crate) fn probe(tool_name: &str, args: &Map<String, Value>) -> Probe {
             "toolName": tool_name,
             "args": args,
         }),
+        compare,
     }
 }
 
-/// Handler count and diagnostics gate both checks, before any comparison.
-fn gate(observation: &Observation) -> Result<(&Value, Value), Judged> {
-    let Observation::Emitted { after, emission, .. } = observation else {
+/// Letta compares with its stableJson of the live args (a key set to `undefined` is a change),
+/// and `tool_start_rewrites_args` only at the expected keys.
+pub(crate) fn rewrite_probe(assertion: &ToolStartRewritesArgs) -> Probe {
+    let compare = LiveCompare::ArgsContain { expected: assertion.expect_args.clone() };
+    probe(&assertion.tool_name, &assertion.args, Some(compare))
+}
+
+pub(crate) fn preserve_probe(assertion: &ToolStartPreservesArgs) -> Probe {
+    let compare = LiveCompare::ArgsEqual { expected: Value::Object(assertion.args.clone()) };
+    probe(&assertion.tool_name, &assertion.args, Some(compare))
+}
+
+/// Handler count and diagnostics gate both checks, before any comparison; then the live
+/// comparison the probe asked for.
+fn gate(observation: &Observation) -> Result<(&Value, &Compared, Value), Judged> {
+    let Observation::Emitted { after, emission, compared, .. } = observation else {
         return Err(unexpected(observation));
     };
     let actual = after.get("args").cloned().unwrap_or(Value::Null);
@@ -39,11 +54,14 @@ fn gate(observation: &Observation) -> Result<(&Value, Value), Judged> {
         let message = format!("a handler failed: [{}] {}", first.fault.as_str(), first.message);
         return Err((false, message, base));
     }
-    Ok((after, base))
+    let Some(compared) = compared else {
+        return Err(unexpected(observation));
+    };
+    Ok((after, compared, base))
 }
 
 pub(crate) fn judge_rewrite(assertion: &ToolStartRewritesArgs, observation: &Observation) -> Judged {
-    let (after, mut details) = match gate(observation) {
+    let (after, compared, mut details) = match gate(observation) {
         Ok(gated) => gated,
         Err(mut judged) => {
             judged.2["expectArgs"] = Value::Object(assertion.expect_args.clone());
@@ -51,33 +69,33 @@ pub(crate) fn judge_rewrite(assertion: &ToolStartRewritesArgs, observation: &Obs
         }
     };
     details["expectArgs"] = Value::Object(assertion.expect_args.clone());
-    let actual = after.get("args");
-    let mismatched: Vec<&String> = assertion
-        .expect_args
-        .iter()
-        .filter(|(key, expected)| actual.and_then(|args| args.get(key.as_str())) != Some(*expected))
-        .map(|(key, _)| key)
-        .collect();
-    if mismatched.is_empty() {
+    if compared.matched {
         return (true, "args rewritten as expected".to_owned(), details);
     }
-    let first = mismatched[0];
-    let got = actual.and_then(|args| args.get(first.as_str())).cloned().unwrap_or(Value::Null);
-    let message = format!("`{first}` is {got}, expected {}", assertion.expect_args[first.as_str()]);
-    details["mismatchedKeys"] = json!(mismatched);
+    let Some(first) = compared.mismatched.first() else {
+        return (false, format!("args are {}", compared.actual), details);
+    };
+    // JSON drops a key holding `undefined`; the live args may still have it.
+    let got = match after.get("args").and_then(|args| args.get(first.as_str())) {
+        Some(value) => value.to_string(),
+        None => "undefined".to_owned(),
+    };
+    let expected = assertion.expect_args.get(first.as_str()).cloned().unwrap_or(Value::Null);
+    let message = format!("`{first}` is {got}, expected {expected}");
+    details["mismatchedKeys"] = json!(compared.mismatched);
     (false, message, details)
 }
 
 pub(crate) fn judge_preserve(assertion: &ToolStartPreservesArgs, observation: &Observation) -> Judged {
-    let (after, mut details) = match gate(observation) {
+    let (_, compared, mut details) = match gate(observation) {
         Ok(gated) => gated,
         Err(judged) => return judged,
     };
     details["expectArgs"] = Value::Object(assertion.args.clone());
-    let original = Value::Object(assertion.args.clone());
-    if after.get("args") == Some(&original) {
+    if compared.matched {
         return (true, "args left unchanged".to_owned(), details);
     }
-    let actual = after.get("args").cloned().unwrap_or(Value::Null);
-    (false, format!("args changed to {actual}"), details)
+    // Letta's stable JSON, so a key set to `undefined` shows.
+    details["actualStableJson"] = json!(compared.actual);
+    (false, format!("args changed to {}", compared.actual), details)
 }

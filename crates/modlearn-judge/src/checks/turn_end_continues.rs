@@ -18,7 +18,7 @@ pub(crate) fn probe(assertion: &TurnEndContinues) -> Probe {
     if let Some(message) = &assertion.assistant_message {
         payload["assistantMessage"] = Value::String(message.clone());
     }
-    Probe::Emit { event: "turn_end".to_owned(), payload }
+    Probe::Emit { event: "turn_end".to_owned(), payload, compare: None }
 }
 
 pub(crate) fn judge(assertion: &TurnEndContinues, observation: &Observation) -> Judged {
@@ -63,7 +63,7 @@ mod tests {
 
     #[test]
     fn the_probe_defaults_to_end_turn() {
-        let Probe::Emit { event, payload } = probe(&assertion()) else { panic!() };
+        let Probe::Emit { event, payload, .. } = probe(&assertion()) else { panic!() };
         assert_eq!((event.as_str(), &payload["stopReason"]), ("turn_end", &json!("end_turn")));
         assert_eq!(payload["assistantMessage"], "- [ ] write tests");
         let Probe::Emit { payload, .. } = probe(&TurnEndContinues::default()) else { panic!() };

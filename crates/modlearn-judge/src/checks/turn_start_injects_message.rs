@@ -3,7 +3,7 @@
 //! be left as they were and no handler may fail (Letta's conditions).
 
 use modlearn_spec::TurnStartInjectsMessage;
-use modlearn_types::{Observation, Probe};
+use modlearn_types::{LiveCompare, Observation, Probe};
 use serde_json::{Value, json};
 
 use crate::check::{Judged, unexpected};
@@ -16,7 +16,14 @@ pub(crate) fn default_input() -> Vec<Value> {
 }
 
 pub(crate) fn probe(assertion: &TurnStartInjectsMessage) -> Probe {
-    turn_start_probe(assertion.input.as_ref())
+    let mut probe = turn_start_probe(assertion.input.as_ref());
+    // Letta checks the original items on the live input with its stableJson (an item key set
+    // to `undefined` is a change), so the engine compares them there.
+    if let Probe::Emit { payload, compare, .. } = &mut probe {
+        let expected = payload.get("input").and_then(Value::as_array).cloned().unwrap_or_default();
+        *compare = Some(LiveCompare::InputPrefix { expected });
+    }
+    probe
 }
 
 /// A turn_start emission with `input`, or Letta's default input: shared by
@@ -29,11 +36,12 @@ pub(crate) fn turn_start_probe(input: Option<&Vec<Value>>) -> Probe {
             "conversationId": EVAL_CONVERSATION_ID,
             "input": input.cloned().unwrap_or_else(default_input),
         }),
+        compare: None,
     }
 }
 
 pub(crate) fn judge(assertion: &TurnStartInjectsMessage, observation: &Observation) -> Judged {
-    let Observation::Emitted { before, after, emission } = observation else {
+    let Observation::Emitted { before, after, emission, compared: Some(compared) } = observation else {
         return unexpected(observation);
     };
     let role = assertion.role.as_deref().unwrap_or("system");
@@ -54,7 +62,7 @@ pub(crate) fn judge(assertion: &TurnStartInjectsMessage, observation: &Observati
     let not_contains = assertion.not_contains.as_ref().map(|c| c.items()).unwrap_or_default();
     let missing: Vec<&str> = contains.iter().copied().filter(|s| !text.contains(s)).collect();
     let forbidden: Vec<&str> = not_contains.iter().copied().filter(|s| text.contains(s)).collect();
-    let original_kept = final_input.len() >= original.len() && final_input[..original.len()] == original[..];
+    let original_kept = compared.matched;
     let details = json!({
         "handlerCount": emission.handler_count,
         "role": role,

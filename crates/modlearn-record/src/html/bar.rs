@@ -7,7 +7,9 @@ use super::{coord, shorten, text_width};
 /// The longest label drawn in full; longer ones are shortened (full text in
 /// the tooltip).
 const MAX_LABEL: usize = 36;
-const WIDTH: f64 = 640.0;
+/// The page's content width (`max-width` less the padding, see `page.rs`):
+/// charts use all of it, and shrink with the window (`svg{max-width:100%}`).
+pub(crate) const WIDTH: f64 = 1052.0;
 const ROW: f64 = 24.0;
 const BAR: f64 = 16.0;
 const TOP: f64 = 6.0;
@@ -45,18 +47,26 @@ impl Bar {
 pub struct BarChart {
     title: String,
     max: Option<f64>,
+    max_mark: Option<String>,
     bars: Vec<Bar>,
 }
 
 impl BarChart {
     /// An empty chart with a caption.
     pub fn new(title: &str) -> Self {
-        Self { title: title.to_string(), max: None, bars: Vec::new() }
+        Self { title: title.to_string(), max: None, max_mark: None, bars: Vec::new() }
     }
 
     /// The value of a full-width bar; by default the largest value.
     pub fn max(mut self, max: f64) -> Self {
         self.max = Some(max);
+        self
+    }
+
+    /// Draws the maximum as a dashed line labelled `label` (e.g. "max 11"),
+    /// so a bar's length reads against the full scale.
+    pub fn mark_max(mut self, label: &str) -> Self {
+        self.max_mark = Some(label.to_string());
         self
     }
 
@@ -82,7 +92,9 @@ impl BarChart {
             self.bars.iter().map(|bar| bar.value_label.clone().unwrap_or_else(|| super::tick_label(bar.value))).collect();
         let right = value_texts.iter().map(|t| text_width(t)).fold(0.0, f64::max) + 12.0;
         let span = (WIDTH - left - right).max(60.0);
-        let height = TOP + ROW * self.bars.len() as f64 + 8.0;
+        // Room above the bars for the maximum's label.
+        let top = if self.max_mark.is_some() { TOP + 16.0 } else { TOP };
+        let height = top + ROW * self.bars.len() as f64 + 8.0;
 
         let mut svg = format!(
             "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{w}\" height=\"{h}\" viewBox=\"0 0 {w} {h}\" role=\"img\" aria-label=\"{t}\">\n\
@@ -94,11 +106,22 @@ impl BarChart {
         svg.push_str(&format!(
             "<line x1=\"{x}\" y1=\"{y1}\" x2=\"{x}\" y2=\"{y2}\" stroke=\"#9ca3af\"/>\n",
             x = coord(left),
-            y1 = coord(TOP - 4.0),
+            y1 = coord(top - 4.0),
             y2 = coord(height - 4.0)
         ));
+        if let Some(mark) = &self.max_mark {
+            svg.push_str(&format!(
+                "<line x1=\"{x}\" y1=\"{y1}\" x2=\"{x}\" y2=\"{y2}\" stroke=\"#6b7280\" stroke-dasharray=\"4 3\"/>\
+                 <text x=\"{x}\" y=\"{ty}\" text-anchor=\"middle\">{label}</text>\n",
+                x = coord(left + span),
+                y1 = coord(top - 4.0),
+                y2 = coord(height - 4.0),
+                ty = coord(top - 8.0),
+                label = escape(mark),
+            ));
+        }
         for (index, bar) in self.bars.iter().enumerate() {
-            let y = TOP + ROW * index as f64;
+            let y = top + ROW * index as f64;
             let length = if max > 0.0 { (clean(bar.value) / max).min(1.0) * span } else { 0.0 };
             let fill = bar.color.unwrap_or_else(|| Color::series(index));
             let label_y = coord(y + BAR / 2.0 + 4.0);
@@ -169,6 +192,28 @@ mod tests {
         assert!(svg.as_str().contains(&escape(&long)), "full label in tooltip");
         assert!(svg.as_str().contains("fill=\"#1b9e77\""));
         assert!(!svg.as_str().contains("<mmm"));
+    }
+
+    #[test]
+    fn the_maximum_is_marked_at_the_end_of_the_scale() {
+        let svg = BarChart::new("Score").max(11.0).mark_max("max 11").bar(Bar::new("#1", 11.0)).render();
+        let svg = svg.as_str();
+        assert!(svg.contains(">max 11</text>"), "{svg}");
+        // The dashed line sits where a full bar ends.
+        let rect = regex_free_attr(svg, "<rect ", "width");
+        let left = regex_free_attr(svg, "<rect ", "x");
+        let line = regex_free_attr(svg, "stroke-dasharray", "x1");
+        assert!((left + rect - line).abs() < 0.2, "{svg}");
+    }
+
+    /// The value of attribute `name` in the first tag at or after `marker`.
+    fn regex_free_attr(svg: &str, marker: &str, name: &str) -> f64 {
+        let at = svg.find(marker).unwrap();
+        let tag_start = svg[..=at].rfind('<').unwrap();
+        let tag = &svg[tag_start..tag_start + svg[tag_start..].find('>').unwrap()];
+        let key = format!(" {name}=\"");
+        let start = tag.find(&key).unwrap() + key.len();
+        tag[start..start + tag[start..].find('"').unwrap()].parse().unwrap()
     }
 
     #[test]

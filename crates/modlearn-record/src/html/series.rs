@@ -4,7 +4,8 @@ use super::color::Color;
 use super::escape::{Markup, escape};
 use super::{coord, shorten, tick_label};
 
-const WIDTH: f64 = 640.0;
+/// The page's content width, as for bar charts.
+const WIDTH: f64 = super::bar::WIDTH;
 const PLOT_HEIGHT: f64 = 200.0;
 const LEFT: f64 = 48.0;
 const RIGHT: f64 = 16.0;
@@ -115,7 +116,13 @@ impl LineChart {
             h = coord(height),
             t = escape(&self.title),
         );
-        for value in ticks(min, max) {
+        let mut values = ticks(min, max);
+        // The top of the range is a maximum (a spec's max score): it gets its own
+        // tick and label unless a round tick is within a label's height of it.
+        if values.last().is_some_and(|last| PLOT_HEIGHT * (max - last) / (max - min) >= 14.0) {
+            values.push(max);
+        }
+        for value in values {
             let y = coord(y_at(value));
             svg.push_str(&format!(
                 "<line x1=\"{l}\" y1=\"{y}\" x2=\"{r}\" y2=\"{y}\" stroke=\"#e5e7eb\"/>\
@@ -218,6 +225,17 @@ mod tests {
         // 0 sits on the plot's bottom edge (TOP + PLOT_HEIGHT), 1 on its top.
         assert!(svg.as_str().contains("cy=\"210\""), "{svg}");
         assert!(svg.as_str().contains("cy=\"10\""), "{svg}");
+    }
+
+    #[test]
+    fn the_top_of_the_range_is_labelled() {
+        let svg = LineChart::new("t", &["a"]).y_range(0.0, 11.0).series(Series::new("s", vec![Some(9.0)])).render();
+        for label in [">0</text>", ">5</text>", ">10</text>", ">11</text>"] {
+            assert!(svg.as_str().contains(label), "{label}: {svg}");
+        }
+        // A round tick already at the top is not drawn twice.
+        let svg = LineChart::new("t", &["a"]).y_range(0.0, 10.0).series(Series::new("s", vec![Some(9.0)])).render();
+        assert_eq!(svg.as_str().matches(">10</text>").count(), 1, "{svg}");
     }
 
     #[test]

@@ -44,7 +44,15 @@ pub fn measure(candidates: &[PathBuf], scenarios: &[ResolvedScenario], copies: u
     // `jobs` processes side by side; each times its own evaluations, so
     // Node's start-up is not charged to the baseline.
     let children: Vec<_> = (0..jobs.max(1))
-        .map(|_| Command::new("node").arg(&harness).arg(&plan_path).spawn_output())
+        // Trusted files, but still nothing of modlearn's environment (API keys) and no say over its directory.
+        .map(|_| {
+            let mut node = Command::new("node");
+            node.arg(&harness).arg(&plan_path).env_clear().current_dir(dir.path());
+            if let Some(path) = std::env::var_os("PATH") {
+                node.env("PATH", path);
+            }
+            node.spawn_output()
+        })
         .collect::<Result<_, _>>()?;
     let mut evaluations = 0usize;
     let mut slowest_ms = 0f64;

@@ -1,0 +1,175 @@
+// The `process` global and node:process: the virtual machine's process,
+// never the host's. `env` holds only what the scenario seeded; reads are
+// logged as effects; `exit` is refused with a diagnostic (it would end Letta).
+
+import { clock, VIRTUAL_EPOCH_MS, hostAccessDenied } from "../platform.js";
+import { recordEffect, world } from "../world.js";
+
+const NODE_VERSION = "v24.3.0";
+const BUN_VERSION = "1.4.5";
+
+const listeners = new Map();
+
+function on(event, listener) {
+  const list = listeners.get(event) ?? [];
+  list.push(listener);
+  listeners.set(event, list);
+  return process;
+}
+
+function off(event, listener) {
+  const list = listeners.get(event) ?? [];
+  const index = list.lastIndexOf(listener);
+  if (index >= 0) list.splice(index, 1);
+  return process;
+}
+
+// Reads of `process.env.X` are effects; enumerating is too (once per call).
+const env = new Proxy(world.env, {
+  get(target, name) {
+    // JSON.stringify asks for toJSON first: not a variable read.
+    if (typeof name !== "string" || name === "toJSON") return undefined;
+    const value = Object.hasOwn(world.env, name) ? world.env[name] : undefined;
+    recordEffect({ kind: "env_read", name, found: value !== undefined });
+    return value;
+  },
+  set(_target, name, value) {
+    if (typeof name === "string") world.env[name] = String(value);
+    return true;
+  },
+  deleteProperty(_target, name) {
+    delete world.env[name];
+    return true;
+  },
+  has(_target, name) {
+    return Object.hasOwn(world.env, name);
+  },
+  ownKeys() {
+    recordEffect({ kind: "env_read", name: "*", found: true });
+    return Reflect.ownKeys(world.env);
+  },
+  getOwnPropertyDescriptor(_target, name) {
+    if (!Object.hasOwn(world.env, name)) return undefined;
+    return { value: world.env[name], writable: true, enumerable: true, configurable: true };
+  },
+});
+
+function hrtime(previous) {
+  const ns = BigInt(clock.now - VIRTUAL_EPOCH_MS) * 1000000n;
+  let seconds = Number(ns / 1000000000n);
+  let nanos = Number(ns % 1000000000n);
+  if (Array.isArray(previous)) {
+    seconds -= previous[0];
+    nanos -= previous[1];
+    if (nanos < 0) {
+      seconds--;
+      nanos += 1e9;
+    }
+  }
+  return [seconds, nanos];
+}
+hrtime.bigint = () => BigInt(clock.now - VIRTUAL_EPOCH_MS) * 1000000n;
+
+function stream(fd, level) {
+  return {
+    fd,
+    isTTY: false,
+    columns: 80,
+    rows: 24,
+    write(chunk, encoding, callback) {
+      const text = typeof chunk === "string" ? chunk : new TextDecoder().decode(chunk);
+      for (const line of text.replace(/\n$/, "").split("\n")) console[level](line);
+      const done = typeof encoding === "function" ? encoding : callback;
+      if (typeof done === "function") queueMicrotask(done);
+      return true;
+    },
+    on() {
+      return this;
+    },
+    once() {
+      return this;
+    },
+    off() {
+      return this;
+    },
+    end() {},
+  };
+}
+
+export const process = {
+  title: "bun",
+  version: NODE_VERSION,
+  versions: { node: NODE_VERSION.slice(1), bun: BUN_VERSION },
+  arch: "x64",
+  platform: "linux",
+  release: { name: "node" },
+  argv: ["/usr/local/bin/bun", "/usr/local/lib/letta/letta.js"],
+  argv0: "bun",
+  execArgv: [],
+  execPath: "/usr/local/bin/bun",
+  pid: 4242,
+  ppid: 4241,
+  exitCode: undefined,
+  env,
+  cwd: () => world.cwd,
+  chdir(directory) {
+    const path = String(directory).startsWith("/") ? String(directory) : `${world.cwd}/${directory}`;
+    world.cwd = path.replace(/\/+$/, "") || "/";
+  },
+  uptime: () => (clock.now - VIRTUAL_EPOCH_MS) / 1000,
+  hrtime,
+  memoryUsage: Object.assign(() => ({ rss: 50331648, heapTotal: 16777216, heapUsed: 8388608, external: 0, arrayBuffers: 0 }), { rss: () => 50331648 }),
+  cpuUsage: () => ({ user: 0, system: 0 }),
+  getuid: () => 1000,
+  getgid: () => 1000,
+  geteuid: () => 1000,
+  getegid: () => 1000,
+  umask: () => 0o22,
+  nextTick(callback, ...args) {
+    if (typeof callback !== "function") throw new TypeError("The \"callback\" argument must be of type function");
+    queueMicrotask(() => callback(...args));
+  },
+  emitWarning(warning) {
+    console.warn(typeof warning === "string" ? `Warning: ${warning}` : String(warning));
+  },
+  exit(code) {
+    hostAccessDenied(`process.exit(${code === undefined ? "" : JSON.stringify(code)})`, "it would end Letta's own process");
+  },
+  abort() {
+    hostAccessDenied("process.abort()", "it would end Letta's own process");
+  },
+  kill(pid) {
+    recordEffect({ kind: "command", command: `kill ${pid}`, via: "process.kill", exitCode: 1 });
+    const error = new Error("kill ESRCH");
+    Object.assign(error, { code: "ESRCH", errno: -3, syscall: "kill" });
+    throw error;
+  },
+  on,
+  addListener: on,
+  once: on,
+  prependListener: on,
+  off,
+  removeListener: off,
+  removeAllListeners(event) {
+    if (event === undefined) listeners.clear();
+    else listeners.delete(event);
+    return process;
+  },
+  emit(event, ...args) {
+    const list = [...(listeners.get(event) ?? [])];
+    for (const listener of list) listener.apply(process, args);
+    return list.length > 0;
+  },
+  listeners: (event) => [...(listeners.get(event) ?? [])],
+  listenerCount: (event) => (listeners.get(event) ?? []).length,
+  stdout: stream(1, "log"),
+  stderr: stream(2, "error"),
+  stdin: { fd: 0, isTTY: false, on() { return this; }, once() { return this; }, off() { return this; }, setRawMode() {}, resume() {}, pause() {} },
+  features: { inspector: false, typescript: "transform" },
+  config: { variables: {} },
+};
+Object.defineProperty(process, Symbol.toStringTag, { value: "process" });
+
+export default process;
+export const { argv, arch, platform, version, versions, pid, cwd, chdir, nextTick, exit, emitWarning, stdout, stderr, stdin, uptime, memoryUsage, once, emit } = process;
+export { env, hrtime, on, off };

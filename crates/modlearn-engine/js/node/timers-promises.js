@@ -1,0 +1,49 @@
+// node:timers/promises on the virtual clock: a sleep resolves when virtual
+// time reaches it, so a mod that waits five minutes costs nothing.
+
+function abortError(signal) {
+  const error = new Error("The operation was aborted", { cause: signal.reason });
+  error.name = "AbortError";
+  error.code = "ABORT_ERR";
+  return error;
+}
+
+function wait(schedule, clear, delay, value, options = {}) {
+  const signal = options?.signal;
+  if (signal?.aborted) return Promise.reject(abortError(signal));
+  return new Promise((resolve, reject) => {
+    const onAbort = () => {
+      clear(id);
+      reject(abortError(signal));
+    };
+    const id = schedule(() => {
+      signal?.removeEventListener?.("abort", onAbort);
+      resolve(value);
+    }, delay);
+    signal?.addEventListener?.("abort", onAbort, { once: true });
+  });
+}
+
+export function setTimeout(delay, value, options) {
+  return wait((fn, ms) => globalThis.setTimeout(fn, ms), (id) => globalThis.clearTimeout(id), delay, value, options);
+}
+
+export function setImmediate(value, options) {
+  return wait((fn) => globalThis.setImmediate(fn), (id) => globalThis.clearImmediate(id), 0, value, options);
+}
+
+export async function* setInterval(delay, value, options = {}) {
+  const signal = options?.signal;
+  while (true) {
+    if (signal?.aborted) throw abortError(signal);
+    await setTimeout(delay, undefined, options);
+    yield value;
+  }
+}
+
+export const scheduler = {
+  wait: (delay, options) => setTimeout(delay, undefined, options),
+  yield: () => setImmediate(),
+};
+
+export default { setTimeout, setImmediate, setInterval, scheduler };

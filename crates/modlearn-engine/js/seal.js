@@ -1,0 +1,177 @@
+// The last step of building the sandbox, after deno_core and the backend
+// have set up the global object: remove what the backend leaves there for
+// itself (`__v8x*` intrinsics, one of which imports any module given any
+// referrer), and replace what would let a mod read the host's clock or
+// block its thread for good.
+
+import { clock, VIRTUAL_EPOCH_MS } from "./platform.js";
+
+/** Globals the backend defines for its own use; none is part of any platform a mod targets. */
+const BACKEND_PREFIXES = ["__v8x", "__bootstrap"];
+
+function removeBackendIntrinsics(global) {
+  for (const name of Object.getOwnPropertyNames(global)) {
+    if (BACKEND_PREFIXES.some((prefix) => name.startsWith(prefix))) {
+      if (!delete global[name]) throw new Error(`cannot remove the backend intrinsic ${name}`);
+    }
+  }
+}
+
+/**
+ * `Atomics.wait` on the only thread there is: nothing can ever notify it,
+ * so it is decided at once on the virtual clock instead of blocking the
+ * engine (a finite timeout passes on the virtual clock; an infinite one
+ * can never return and throws, which the host records).
+ */
+function installAtomicsWait(global) {
+  const atomics = global.Atomics;
+  if (!atomics) return;
+  const load = atomics.load;
+  Object.defineProperty(atomics, "wait", {
+    configurable: true,
+    writable: true,
+    value: function wait(array, index, value, timeout) {
+      if (load(array, index) !== value) return "not-equal";
+      const ms = timeout === undefined ? Infinity : Number(timeout);
+      if (!(ms < Infinity)) {
+        throw new Error("Atomics.wait would block forever: no other thread can notify a mod's engine");
+      }
+      clock.now += Math.max(0, ms || 0);
+      return "timed-out";
+    },
+  });
+  // The backend's waitAsync leans on the intrinsics removed above.
+  delete atomics.waitAsync;
+}
+
+/** `performance.now()` and `timeOrigin` on the virtual clock. */
+function installPerformance(global) {
+  const performance = {
+    timeOrigin: VIRTUAL_EPOCH_MS,
+    now: () => clock.now - VIRTUAL_EPOCH_MS,
+    mark() {},
+    measure() {},
+    toJSON: () => ({ timeOrigin: VIRTUAL_EPOCH_MS }),
+  };
+  Object.defineProperty(global, "performance", { configurable: true, writable: true, value: performance });
+}
+
+/**
+ * Built-ins the host's own code calls after mod code has run (to parse
+ * requests, walk its registry and timers, serialise replies). They are
+ * frozen, and their global bindings made read-only, so no mod can hang the
+ * host through them or forge what it reports. Object.prototype and
+ * Error.prototype stay writable: freezing them would make ordinary
+ * assignments such as `error.name = ...` or `object.toString = ...` throw
+ * (the "override mistake"), and the host does not rely on what a mod can
+ * put there (json.js ignores an inherited toJSON). `Date` stays too: node:util
+ * lends the engine's own Date to the inspector it loads, and the host only
+ * formats timestamps with it.
+ */
+const LOCKED_GLOBALS = [
+  "JSON", "Reflect", "Math", "Atomics", "Object", "Array", "Map", "Set", "WeakMap", "WeakSet", "Promise",
+  "Function", "String", "Symbol", "RegExp", "Number", "Boolean", "Proxy", "Error", "TypeError",
+];
+
+function iteratorPrototypes() {
+  const protoOf = Object.getPrototypeOf;
+  const arrayIterator = protoOf([][Symbol.iterator]());
+  return [
+    protoOf(arrayIterator),
+    arrayIterator,
+    protoOf(new Map()[Symbol.iterator]()),
+    protoOf(new Set()[Symbol.iterator]()),
+    protoOf(""[Symbol.iterator]()),
+    protoOf(function* () {}).prototype,
+    protoOf(protoOf(function* () {}).prototype),
+  ];
+}
+
+function lockIntrinsics(global) {
+  const frozen = new Set([global.Object.prototype, global.Error.prototype]);
+  const freeze = (value) => {
+    if ((typeof value !== "object" && typeof value !== "function") || value === null || frozen.has(value)) return;
+    frozen.add(value);
+    Object.freeze(value);
+  };
+  for (const name of LOCKED_GLOBALS) {
+    const value = global[name];
+    if (value === undefined) continue;
+    Object.defineProperty(global, name, { value, writable: false, configurable: false, enumerable: false });
+    // Errors keep their statics writable (mods set Error.stackTraceLimit); their bindings are locked above.
+    if (name === "Error" || name === "TypeError") continue;
+    freeze(value);
+    // String.prototype stays writable: node:util's vendored inspector copies its
+    // descriptors when it loads and then assigns over one of the copies.
+    if (typeof value === "function" && name !== "String") freeze(value.prototype);
+  }
+  for (const prototype of iteratorPrototypes()) freeze(prototype);
+  freeze(Function.prototype);
+}
+
+/** How deep the host looks into a stack to find a candidate's frame (`hostStack`). */
+const HOST_STACK_LIMIT = 16;
+
+/** The engine's own stackTraceLimit accessors, which only the host keeps. */
+let nativeStackLimit = null;
+
+/**
+ * Error.prepareStackTrace is the host's for good: whatever function sits
+ * there is handed call sites whose getThis() and getFunction() are the real
+ * receiver and function of every frame on the stack, the host's frames (its
+ * operations, the host object itself) included. A mod's assignment is
+ * accepted and ignored. Error.stackTraceLimit stays the mod's to set (it
+ * shapes its own stacks), but its property cannot be replaced, and the host
+ * reads the stacks it relies on with a limit of its own (`hostStack`).
+ */
+function lockStackTraces(global) {
+  const ErrorConstructor = global.Error;
+  const prepare = ErrorConstructor.prepareStackTrace;
+  Object.defineProperty(ErrorConstructor, "prepareStackTrace", {
+    configurable: false,
+    enumerable: false,
+    get: () => prepare,
+    set: () => {},
+  });
+  const limit = Object.getOwnPropertyDescriptor(ErrorConstructor, "stackTraceLimit");
+  if (limit && typeof limit.get === "function" && typeof limit.set === "function") {
+    nativeStackLimit = { get: limit.get, set: limit.set, owner: ErrorConstructor };
+    Object.defineProperty(ErrorConstructor, "stackTraceLimit", {
+      configurable: false,
+      enumerable: limit.enumerable,
+      get: () => limit.get.call(ErrorConstructor),
+      // Coerced here, in the mod's own call: the engine reads the limit on every error.
+      set: (value) => limit.set.call(ErrorConstructor, Number(value)),
+    });
+  }
+}
+
+/**
+ * The stack at the caller, as the host's prepareStackTrace formats it
+ * (candidate frames only), with the host's own limit whatever a mod set.
+ */
+export function hostStack() {
+  if (nativeStackLimit === null) return new Error().stack;
+  const { get, set, owner } = nativeStackLimit;
+  const saved = get.call(owner);
+  set.call(owner, HOST_STACK_LIMIT);
+  try {
+    return new Error().stack;
+  } finally {
+    set.call(owner, saved);
+  }
+}
+
+/** Seals `global`; run after everything else of the sandbox is installed. */
+export function sealGlobals(global) {
+  removeBackendIntrinsics(global);
+  installAtomicsWait(global);
+  installPerformance(global);
+  // Temporal.Now reads the host's clock and time zone; Bun has no Temporal either.
+  delete global.Temporal;
+  // A fresh realm would have none of this sealing; QuickJS's gc() is no platform's API.
+  delete global.ShadowRealm;
+  delete global.gc;
+  lockStackTraces(global);
+  lockIntrinsics(global);
+}

@@ -1,0 +1,160 @@
+// Platform probes: the same file runs in Bun (run-bun.mjs) and as a mod in
+// modlearn's engine (tests/platform.rs), and both must print expected.json,
+// which is Bun's own output (TZ=UTC). Only deterministic values: no random
+// ids, no stacks, no wall clock.
+
+import crypto from "node:crypto";
+import path from "node:path";
+import util from "node:util";
+import { Buffer } from "node:buffer";
+import querystring from "node:querystring";
+import { StringDecoder } from "node:string_decoder";
+import { fileURLToPath, pathToFileURL } from "node:url";
+
+class Point {
+  constructor(x, y) {
+    this.x = x;
+    this.y = y;
+  }
+}
+class Empty {}
+
+export function probe() {
+  const out = {};
+  const put = (name, fn) => {
+    try {
+      out[name] = fn();
+    } catch (error) {
+      out[name] = `threw ${error && error.name}: ${error && error.message}`;
+    }
+  };
+  const text = "The quick brown fox jumps over the lazy dog é😀";
+  for (const algorithm of ["md5", "sha1", "sha256", "sha512"]) {
+    put(`hash.${algorithm}.hex`, () => crypto.createHash(algorithm).update(text).digest("hex"));
+    put(`hash.${algorithm}.base64`, () => crypto.createHash(algorithm).update("a").update(Buffer.from([0, 255])).digest("base64"));
+    put(`hmac.${algorithm}`, () => crypto.createHmac(algorithm, "secret key").update(text).digest("hex"));
+  }
+  put("hash.empty", () => crypto.createHash("sha256").digest("hex"));
+  put("hmac.longkey", () => crypto.createHmac("sha256", "k".repeat(200)).update("x").digest("base64"));
+  put("timingSafeEqual", () => [crypto.timingSafeEqual(Buffer.from("abc"), Buffer.from("abc")), crypto.timingSafeEqual(Buffer.from("abc"), Buffer.from("abd"))]);
+
+  const nested = { a: 1, b: "two", c: [1, 2, [3, [4, [5]]]], d: { e: { f: { g: { h: 1 } } } }, n: null, u: undefined };
+  put("inspect.nested", () => util.inspect(nested));
+  put("inspect.depth0", () => util.inspect(nested, { depth: 0 }));
+  put("inspect.depthInf", () => util.inspect(nested, { depth: Infinity }));
+  put("inspect.map", () => util.inspect(new Map([["a", 1], ["b", { c: [1, 2] }]])));
+  put("inspect.set", () => util.inspect(new Set([1, "two", [3]])));
+  put("inspect.class", () => util.inspect(new Point(1, 2)));
+  put("inspect.emptyClass", () => util.inspect(new Empty()));
+  put("inspect.nullProto", () => util.inspect(Object.assign(Object.create(null), { a: 1 })));
+  put("inspect.array", () => util.inspect(Array.from({ length: 120 }, (_, i) => i)));
+  put("inspect.longString", () => util.inspect({ s: "x".repeat(100), t: "it's \"quoted\"" }));
+  put("inspect.wide", () => util.inspect({ alpha: "aaaaaaaaaa", beta: "bbbbbbbbbb", gamma: "cccccccccc", delta: "dddddddddd", epsilon: 1 }));
+  put("inspect.primitives", () => [util.inspect("s"), util.inspect(1n), util.inspect(-0), util.inspect(Symbol("q")), util.inspect(null), util.inspect(undefined)]);
+  put("inspect.functions", () => [util.inspect(function named() {}), util.inspect(() => {}), util.inspect(class K {})]);
+  put("inspect.date", () => util.inspect(new Date(Date.UTC(2025, 6, 4, 15, 7, 9, 45))));
+  put("inspect.regexp", () => util.inspect(/a+b/gi));
+  put("inspect.circular", () => {
+    const o = { name: "loop" };
+    o.self = o;
+    return util.inspect(o);
+  });
+  put("inspect.sorted", () => util.inspect({ b: 1, a: 2 }, { sorted: true }));
+  put("inspect.compactFalse", () => util.inspect({ a: [1, 2], b: { c: 1 } }, { compact: false }));
+  put("format", () => [util.format("%s is %d years and %i, %f", "Bob", 42.5, 42.5, 1.5), util.format("%j %o", { a: 1 }, [1]), util.format("%%s %s", "x", "extra", 3), util.format(1, { a: 1 }, "s")]);
+  put("isDeepStrictEqual", () => [util.isDeepStrictEqual({ a: [1, { b: 2 }] }, { a: [1, { b: 2 }] }), util.isDeepStrictEqual([1], ["1"]), util.isDeepStrictEqual(new Map([[1, 2]]), new Map([[1, 2]])), util.isDeepStrictEqual(0, -0), util.isDeepStrictEqual(NaN, NaN)]);
+
+  put("path.relative", () => [path.relative("/a/b/c", "/a/d"), path.relative("/a", "/a"), path.relative("/a/b", "/a/b/c/d"), path.relative("/x/y", "/")]);
+  put("path.normalize", () => [path.normalize("/a//b/../c/./d/"), path.normalize("a/../../b"), path.normalize(""), path.normalize("./")]);
+  put("path.resolve", () => [path.resolve("/a/b", "../c"), path.resolve("/a", "/b", "c"), path.resolve("/r", "x/", "..", "y")]);
+  put("path.join", () => [path.join("a", "", "b/", "../c"), path.join("/a", ".."), path.join()]);
+  put("path.parse", () => path.parse("/home/u/file.tar.gz"));
+  put("path.misc", () => [path.basename("/a/b.txt", ".txt"), path.extname("x.tar.gz"), path.extname(".bashrc"), path.dirname("/a/b/"), path.isAbsolute("a"), path.sep, path.delimiter, path.format({ dir: "/d", name: "n", ext: ".e" })]);
+
+  const url = new URL("HTTPS://user:pa ss@EXAMPLE.com:443/a/../b/c d?q=1&r=ä#frag ment");
+  put("url.href", () => url.href);
+  put("url.parts", () => [url.protocol, url.username, url.password, url.host, url.hostname, url.port, url.pathname, url.search, url.hash, url.origin]);
+  put("url.relative", () => [new URL("../x/./y?z", "http://h.test/a/b/c").href, new URL("//other.test/p", "https://h.test").href, new URL("?only", "http://h.test/p/q").href]);
+  put("url.ports", () => [new URL("http://h.test:80/").href, new URL("http://h.test:8080").href, new URL("ws://h.test:80").port]);
+  put("url.ipv4", () => new URL("http://0x7f.1/").href);
+  put("url.file", () => [new URL("file:///tmp/a b.txt").href, fileURLToPath("file:///tmp/a%20b.txt"), pathToFileURL("/tmp/x y#z").href]);
+  put("url.search", () => {
+    const params = new URLSearchParams("a=1&b=2&a=3&c=%20x+y");
+    params.append("d", "é &=");
+    params.sort();
+    return [params.toString(), params.getAll("a"), params.get("c"), [...params.keys()]];
+  });
+  put("url.setters", () => {
+    const u = new URL("http://h.test/p");
+    u.searchParams.set("k", "v w");
+    u.hash = "h";
+    u.pathname = "/new path";
+    return u.href;
+  });
+  put("url.invalid", () => {
+    try {
+      new URL("not a url");
+      return "parsed";
+    } catch (error) {
+      return error.name;
+    }
+  });
+  put("url.canParse", () => [URL.canParse("http://x"), URL.canParse("nope")]);
+
+  const sample = "héllo wörld €😀";
+  for (const encoding of ["hex", "base64", "utf8", "latin1", "base64url", "ascii", "utf16le"]) {
+    put(`buffer.${encoding}`, () => Buffer.from(sample).toString(encoding));
+    put(`buffer.from.${encoding}`, () => [...Buffer.from(Buffer.from(sample).toString(encoding), encoding)]);
+  }
+  put("buffer.latin1.roundtrip", () => [...Buffer.from("ÿþ\u00e9", "latin1")]);
+  put("buffer.base64.loose", () => [...Buffer.from("aGVsbG8gd29ybGQ", "base64"), ...Buffer.from("aGVs bG8=\n", "base64")]);
+  put("buffer.ops", () => {
+    const b = Buffer.alloc(8);
+    b.writeUInt32BE(0xdeadbeef, 0);
+    b.writeInt16LE(-2, 4);
+    return [b.toString("hex"), b.readUInt32BE(0), b.readInt16LE(4), Buffer.concat([Buffer.from("a"), Buffer.from("bc")]).toString(), Buffer.byteLength("€"), Buffer.compare(Buffer.from("a"), Buffer.from("b")), b.subarray(0, 2).toString("hex"), Buffer.from("abc").equals(Buffer.from("abc")), Buffer.from("hello").indexOf("l"), Buffer.isBuffer(b), JSON.stringify(Buffer.from("hi"))];
+  });
+  put("textencoder", () => [...new TextEncoder().encode("a€😀\ud800")]);
+  put("textdecoder", () => new TextDecoder().decode(new Uint8Array([0x61, 0xc3, 0x28, 0xe2, 0x82, 0xf0, 0x9f, 0x98, 0x80, 0xed, 0xa0, 0x80])));
+  put("atob-btoa", () => [btoa("binary\u00ff"), atob("YmluYXJ5/w==")]);
+  put("string_decoder", () => {
+    const decoder = new StringDecoder("utf8");
+    const euro = Buffer.from("€");
+    return [decoder.write(euro.subarray(0, 1)), decoder.write(euro.subarray(1)), decoder.end()];
+  });
+  put("querystring", () => [querystring.stringify({ a: [1, 2], b: "x y", c: "é" }), querystring.parse("a=1&a=2&b=x%20y&c")]);
+
+  const date = new Date(Date.UTC(2025, 6, 4, 15, 7, 9, 45));
+  const midnight = new Date(Date.UTC(2026, 0, 1));
+  put("intl.numbers", () => [1234.5, 0, -0, 1e21, 0.1 + 0.2, 1.005, 123456789.987654, -1234.5, NaN, Infinity, 999.9995, 0.000123].map((n) => n.toLocaleString()));
+  put("intl.number.en-US", () => [(1234.5).toLocaleString("en-US"), (1234.5).toLocaleString("en-US", { maximumFractionDigits: 0 }), (1.005).toLocaleString("en-US", { maximumFractionDigits: 2 }), (5).toLocaleString("en-US", { minimumIntegerDigits: 2 }), (12.5).toLocaleString("en-US", { minimumFractionDigits: 2 })]);
+  put("intl.currency", () => [["USD", 1234.5], ["EUR", -3.5], ["JPY", 1234.5], ["GBP", 0], ["CHF", 12]].map(([currency, n]) => new Intl.NumberFormat("en-US", { style: "currency", currency }).format(n)));
+  put("intl.percent", () => [0.256, 1, -0.5, 0.0049].map((n) => new Intl.NumberFormat("en-US", { style: "percent" }).format(n)));
+  put("intl.compact", () => [0, 999, 1234, 12345, 123456, 1500000, 999999, 2.5e9, -4321].map((n) => new Intl.NumberFormat("en-US", { notation: "compact" }).format(n)));
+  put("intl.significant", () => [new Intl.NumberFormat("en-US", { maximumSignificantDigits: 3 }).format(123456), new Intl.NumberFormat("en-US", { maximumSignificantDigits: 2 }).format(0.012345)]);
+  put("intl.grouping", () => [new Intl.NumberFormat("en-US", { useGrouping: false }).format(1234567.891), new Intl.NumberFormat("en-US", { signDisplay: "always" }).format(5), new Intl.NumberFormat("en-US", { signDisplay: "exceptZero" }).format(0)]);
+  put("intl.dates", () => [midnight.toLocaleString(), midnight.toLocaleString("en-US"), midnight.toLocaleDateString(), midnight.toLocaleTimeString(), date.toLocaleString("en-US", { timeZone: "UTC" })]);
+  put("intl.dateStyles", () => ["full", "long", "medium", "short"].flatMap((style) => [new Intl.DateTimeFormat("en-US", { dateStyle: style, timeZone: "UTC" }).format(date), new Intl.DateTimeFormat("en-US", { timeStyle: style, timeZone: "UTC" }).format(date), new Intl.DateTimeFormat("en-US", { dateStyle: style, timeStyle: "short", timeZone: "UTC" }).format(date)]));
+  put("intl.dateFields", () => [
+    date.toLocaleDateString("en-US", { month: "short", day: "numeric", year: "numeric" }),
+    date.toLocaleDateString("en-US", { weekday: "long", month: "long", day: "numeric" }),
+    date.toLocaleDateString("en-US", { weekday: "short", year: "numeric", month: "2-digit", day: "2-digit" }),
+    date.toLocaleTimeString("en-US", { hour: "2-digit", minute: "2-digit" }),
+    date.toLocaleTimeString("en-US", { hour: "numeric" }),
+    date.toLocaleTimeString("en-US", { hour12: false }),
+    midnight.toLocaleTimeString("en-US", { hour12: false }),
+    midnight.toLocaleTimeString("en-US", { hourCycle: "h23" }),
+    date.toLocaleString("en-US", { timeZoneName: "short" }),
+    new Intl.DateTimeFormat("en-US", { month: "long", year: "numeric" }).format(date),
+    new Intl.DateTimeFormat("en-US", { year: "2-digit", month: "numeric" }).format(date),
+  ]);
+  put("intl.resolved", () => [new Intl.DateTimeFormat().resolvedOptions(), new Intl.NumberFormat().resolvedOptions()]);
+  put("date.strings", () => [date.toString(), date.toDateString(), date.toTimeString(), date.toISOString(), date.toUTCString(), date.getTimezoneOffset(), new Date(2026, 0, 2, 3, 4).toISOString()]);
+  put("intl.plural", () => [new Intl.PluralRules("en-US").select(1), new Intl.PluralRules("en-US").select(2), new Intl.PluralRules("en-US", { type: "ordinal" }).select(22)]);
+  put("localeCompare", () => [["b", "a", "C", "á", "A"].sort((x, y) => x.localeCompare(y)), ["item10", "item2"].sort(new Intl.Collator("en", { numeric: true }).compare)]);
+  return out;
+}
+
+export function activate() {
+  console.log(JSON.stringify(probe()));
+}

@@ -1,0 +1,163 @@
+// Bun's platform inside the sandbox: the web globals, the Node built-ins and
+// the virtual world behind them. (Byte-for-byte comparisons with Bun are in
+// platform-probes/.)
+
+import "../host.js";
+import { test, assert, assertEqual, assertThrows } from "./harness.js";
+import { seedWorld, worldSnapshot, world } from "../world.js";
+import { advanceClock } from "../platform.js";
+import fs, { readFileSync, writeFileSync, mkdirSync, existsSync, readdirSync, statSync } from "../node/fs.js";
+import fsp from "../node/fs-promises.js";
+import path from "../node/path.js";
+import os from "../node/os.js";
+import { exec, execSync, spawn } from "../node/child_process.js";
+import { promisify, inspect, format, isDeepStrictEqual, types } from "../node/util.js";
+import crypto from "../node/crypto.js";
+import assertModule from "../node/assert.js";
+import { EventEmitter, once } from "../node/events.js";
+import { setTimeout as sleep } from "../node/timers-promises.js";
+import http from "../node/http.js";
+
+function fresh(seed = {}) {
+  seedWorld({ cwd: "/workspace", ...seed });
+}
+
+test("fs reads seeded files and writes under home, cwd and /tmp", () => {
+  fresh({ files: { "notes/a.md": "hello" } });
+  assertEqual(readFileSync("/workspace/notes/a.md", "utf8"), "hello");
+  assertEqual(readFileSync("notes/a.md").toString(), "hello");
+  mkdirSync(path.join(os.homedir(), ".letta", "state"), { recursive: true });
+  writeFileSync(`${os.homedir()}/.letta/state/x.json`, JSON.stringify({ n: 1 }));
+  fs.appendFileSync("/tmp/log.txt", "a");
+  fs.appendFileSync("/tmp/log.txt", "b");
+  assertEqual(readFileSync("/tmp/log.txt", "utf8"), "ab");
+  assertEqual(readdirSync("/home/user/.letta/state"), ["x.json"]);
+  assert(statSync("/home/user/.letta").isDirectory());
+  assert(existsSync("/home/user/.letta/state/x.json"));
+  const snapshot = worldSnapshot();
+  assertEqual(Object.keys(snapshot.writtenFiles), ["/home/user/.letta/state/x.json", "/tmp/log.txt"]);
+});
+
+test("fs errors look like Node's", () => {
+  fresh();
+  const error = assertThrows(() => readFileSync("/etc/passwd", "utf8"), "ENOENT: no such file or directory, open '/etc/passwd'");
+  assertEqual([error.code, error.errno, error.syscall, error.path], ["ENOENT", -2, "open", "/etc/passwd"]);
+  const denied = assertThrows(() => mkdirSync("/etc/x", { recursive: true }), "EACCES: permission denied, mkdir '/etc/x'");
+  assertEqual(denied.code, "EACCES");
+  assertThrows(() => writeFileSync("../../x", "x"), "EACCES: permission denied, open '../../x'");
+  assertThrows(() => writeFileSync("/nowhere/x", "x"), "ENOENT: no such file or directory, open '/nowhere/x'");
+  assertThrows(() => mkdirSync("/workspace"), "EEXIST: file already exists, mkdir '/workspace'");
+  assertEqual(statSync("/nope", { throwIfNoEntry: false }), undefined);
+});
+
+test("fs callback and promise forms", async () => {
+  fresh();
+  await fsp.writeFile("/workspace/p.txt", "promise");
+  assertEqual(await fsp.readFile("/workspace/p.txt", "utf8"), "promise");
+  const text = await new Promise((resolve, reject) => fs.readFile("/workspace/p.txt", "utf8", (e, t) => (e ? reject(e) : resolve(t))));
+  assertEqual(text, "promise");
+  const error = await fsp.readFile("/missing").catch((e) => e);
+  assertEqual(error.code, "ENOENT");
+  await fsp.rename("/workspace/p.txt", "/workspace/q.txt");
+  assert(!existsSync("/workspace/p.txt") && existsSync("/workspace/q.txt"));
+  await fsp.rm("/workspace/q.txt");
+  assert(!existsSync("/workspace/q.txt"));
+});
+
+test("effects log files, commands, env and network", async () => {
+  fresh({ env: { API_MODE: "test" } });
+  readFileSync; // no read yet
+  assertEqual(process.env.API_MODE, "test");
+  assertEqual(process.env.MISSING, undefined);
+  writeFileSync("/workspace/out.txt", "x");
+  execSync("git status --porcelain");
+  await fetch("https://api.example.com/x").catch(() => {});
+  const kinds = world.effects.map((e) => `${e.kind}:${e.name ?? e.path ?? e.command ?? e.target}`);
+  assertEqual(kinds, ["env_read:API_MODE", "env_read:MISSING", "file_write:/workspace/out.txt", "command:git status --porcelain", "network:https://api.example.com/x"]);
+});
+
+test("process is the virtual machine's", () => {
+  fresh();
+  assertEqual(process.cwd(), "/workspace");
+  assertEqual(process.platform, "linux");
+  assertEqual(process.env.HOME, "/home/user");
+  assertEqual(process.env.MEMORY_DIR, "/workspace");
+  assert(typeof process.env.LETTA_AGENT_ID === "string");
+  assertEqual(path.resolve("a/b"), "/workspace/a/b");
+  assertThrows(() => process.exit(1), "process.exit(1) is not available");
+  const [s, ns] = process.hrtime();
+  assert(s >= 0 && ns >= 0);
+  assertEqual(typeof process.hrtime.bigint(), "bigint");
+});
+
+test("child_process answers from the simulator and runs nothing", async () => {
+  fresh({ commands: [{ pattern: "^npm test", regex: true, stdout: "ok\n", exitCode: 0 }] });
+  assertEqual(execSync("git rev-parse --abbrev-ref HEAD", { encoding: "utf8" }), "main\n");
+  assertEqual(execSync("npm test -- --watch=false").toString(), "ok\n");
+  const { stdout } = await promisify(exec)("git branch --show-current");
+  assertEqual(stdout, "main\n");
+  const failed = await promisify(exec)("rm -rf ~").catch((e) => e);
+  assertEqual(failed.code, 127);
+  const child = spawn("git", ["rev-parse", "--abbrev-ref", "HEAD"]);
+  let out = "";
+  child.stdout.on("data", (chunk) => (out += chunk));
+  const [code] = await once(child, "close");
+  assertEqual([out, code], ["main\n", 0]);
+  assertEqual(world.effects.filter((e) => e.kind === "command").map((e) => e.command).at(-1), "git rev-parse --abbrev-ref HEAD");
+});
+
+test("network fails as without one", async () => {
+  fresh();
+  const error = await fetch("http://example.com/").catch((e) => e);
+  assertEqual([error.name, error.code, error.message], ["TypeError", "ENOTFOUND", "getaddrinfo ENOTFOUND example.com"]);
+  const request = http.get("http://example.com/");
+  const [httpError] = await once(request, "error");
+  assertEqual(httpError.code, "ENOTFOUND");
+});
+
+test("web globals", () => {
+  assertEqual([...new TextEncoder().encode("é€😀")], [195, 169, 226, 130, 172, 240, 159, 152, 128]);
+  assertEqual(new TextDecoder().decode(new Uint8Array([0xe2, 0x82, 0xac, 0xff])), "€\ufffd");
+  assertEqual(btoa("hello"), "aGVsbG8=");
+  assertEqual(atob("aGVsbG8="), "hello");
+  assertEqual(new URL("../x?y=1#z", "https://a.example/b/c").href, "https://a.example/x?y=1#z");
+  assertEqual(Buffer.from("hi").toString("hex"), "6869");
+  assert(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/.test(crypto.randomUUID()));
+  assertEqual(globalThis.crypto.getRandomValues(new Uint8Array(4)).length, 4);
+  const target = new EventTarget();
+  let seen = 0;
+  target.addEventListener("x", () => seen++, { once: true });
+  target.dispatchEvent(new Event("x"));
+  target.dispatchEvent(new Event("x"));
+  assertEqual(seen, 1);
+  assertEqual((1234.5).toLocaleString(), "1,234.5");
+  assertEqual(structuredClone(new Map([[1, new Set([2])]])).get(1).has(2), true);
+});
+
+test("AbortSignal.timeout and timers/promises run on the virtual clock", async () => {
+  const signal = AbortSignal.timeout(1000);
+  const before = performance.now();
+  const slept = sleep(5000, "done");
+  while (advanceClock()) await Promise.resolve();
+  assertEqual(await slept, "done");
+  assert(signal.aborted);
+  assertEqual(signal.reason.name, "TimeoutError");
+  assert(performance.now() - before >= 5000);
+});
+
+test("util, assert, events, crypto basics", () => {
+  assertEqual(format("%s=%d %j", "a", 1, { b: 2 }), 'a=1 {"b":2}');
+  assertEqual(inspect({ a: [1, { b: new Map([["k", 1]]) }] }), "{ a: [ 1, { b: [Map] } ] }");
+  assert(isDeepStrictEqual({ a: [1, new Set([2])] }, { a: [1, new Set([2])] }));
+  assert(!isDeepStrictEqual({ a: 1 }, { a: "1" }));
+  assert(types.isDate(new Date()));
+  assertThrows(() => assertModule.strictEqual(1, 2), "Expected values to be strictly equal");
+  const emitter = new EventEmitter();
+  let got = null;
+  emitter.on("e", (v) => (got = v));
+  emitter.emit("e", 7);
+  assertEqual(got, 7);
+  assertEqual(crypto.createHash("sha256").update("abc").digest("hex"), "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+  assertEqual(crypto.createHmac("sha1", "key").update("data").digest("base64"), "EEFSxb/coHvGM+69RhmfAlXJ9J0=");
+  assert(crypto.timingSafeEqual(Buffer.from("ab"), Buffer.from("ab")));
+});

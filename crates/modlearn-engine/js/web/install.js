@@ -1,0 +1,55 @@
+// The web platform globals Bun gives mods, installed into the sandbox at
+// start-up: encoding, URL, Buffer, crypto, events, performance and Intl, all
+// on the engine's virtual clock and seeded generator.
+
+import { Buffer } from "./buffer.js";
+import { URL, URLSearchParams } from "./url.js";
+import { TextDecoder, TextEncoder, atob, btoa } from "./encoding.js";
+import { CustomEvent, DOMException, Event, EventTarget } from "./event-target.js";
+import { webCrypto } from "./crypto.js";
+import { installIntl } from "./intl.js";
+import { clock, setHostTimeout, VIRTUAL_EPOCH_MS } from "../platform.js";
+import { fetch } from "./network.js";
+import { process } from "../node/process.js";
+
+/** `performance` on the virtual clock: 0 when the engine starts. */
+export const performance = Object.freeze({
+  now: () => clock.now - VIRTUAL_EPOCH_MS,
+  timeOrigin: VIRTUAL_EPOCH_MS,
+  mark() {},
+  measure() {},
+  toJSON: () => ({ timeOrigin: VIRTUAL_EPOCH_MS }),
+});
+
+export function installWeb(global) {
+  const define = (name, value) =>
+    Object.defineProperty(global, name, { value, writable: true, configurable: true, enumerable: false });
+  define("global", global);
+  define("process", process);
+  define("fetch", fetch);
+  define("TextEncoder", TextEncoder);
+  define("TextDecoder", TextDecoder);
+  define("atob", atob);
+  define("btoa", btoa);
+  define("URL", URL);
+  define("URLSearchParams", URLSearchParams);
+  define("Buffer", Buffer);
+  define("crypto", webCrypto);
+  define("Event", Event);
+  define("CustomEvent", CustomEvent);
+  define("EventTarget", EventTarget);
+  define("DOMException", DOMException);
+  define("performance", performance);
+  define("queueMicrotask", (callback) => {
+    if (typeof callback !== "function") throw new TypeError("The \"callback\" argument must be of type function");
+    Promise.resolve().then(() => callback());
+  });
+  global.AbortSignal.timeout = function timeout(ms) {
+    const controller = new global.AbortController();
+    setHostTimeout(() => controller.abort(new DOMException("The operation timed out.", "TimeoutError")), ms);
+    return controller.signal;
+  };
+  // The sandbox's Date subclass answers to Date's name, as util.inspect and mods expect.
+  Object.defineProperty(global.Date, "name", { value: "Date", configurable: true });
+  installIntl(global);
+}

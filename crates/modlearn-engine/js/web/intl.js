@@ -1,0 +1,597 @@
+// A minimal Intl with Bun's en-US output, in the UTC time zone: the engine
+// has no ICU. Every locale formats as en-US (a mod that asks for another
+// locale gets en-US text); other time zones and unsupported options throw a
+// RangeError that says so, rather than print something Bun would not.
+
+const MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"];
+const DAYS = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"];
+const UTC_NAMES = new Set(["utc", "etc/utc", "gmt", "etc/gmt", "etc/universal", "universal", "zulu", "etc/zulu"]);
+const CURRENCY_SYMBOLS = { USD: "$", EUR: "€", GBP: "£", JPY: "¥", CAD: "CA$", AUD: "A$", INR: "₹", CNY: "CN¥", KRW: "₩", MXN: "MX$", BRL: "R$" };
+const ZERO_DECIMAL_CURRENCIES = new Set(["JPY", "KRW", "VND", "CLP", "ISK", "HUF_"]);
+
+function unsupported(what) {
+  return new RangeError(`${what} is not supported by modlearn's sandbox (en-US and the UTC time zone only)`);
+}
+
+function canonicalLocale(locales) {
+  return "en-US";
+}
+
+function supportedLocalesOf(locales) {
+  const list = locales === undefined ? [] : Array.isArray(locales) ? locales : [locales];
+  return list.filter((locale) => /^en(-US)?$/i.test(String(locale))).map(() => "en-US");
+}
+
+// ---- numbers ----
+
+/** Digits and exponent of a finite non-negative number's shortest form: value = 0.digits * 10^exp. */
+function decimalOf(value) {
+  const text = value.toExponential(); // shortest round-trip digits
+  const [mantissa, exponent] = text.split("e");
+  const digits = mantissa.replace(".", "");
+  return { digits, exp: Number(exponent) + 1 };
+}
+
+/** Rounds `{digits, exp}` at `position` digits after the decimal point (half away from zero). */
+function roundAt(dec, keep) {
+  // keep = number of digits of `digits` to keep
+  if (keep >= dec.digits.length) return dec;
+  if (keep < 0) return { digits: "0", exp: 1 };
+  const up = dec.digits.charCodeAt(keep) >= 53; // '5'
+  let digits = dec.digits.slice(0, keep);
+  let exp = dec.exp;
+  if (up) {
+    const arr = digits.split("").map(Number);
+    let i = arr.length - 1;
+    while (i >= 0) {
+      if (arr[i] === 9) {
+        arr[i] = 0;
+        i--;
+      } else {
+        arr[i]++;
+        break;
+      }
+    }
+    if (i < 0) {
+      arr.unshift(1);
+      exp++;
+    }
+    digits = arr.join("");
+  }
+  if (digits === "") return { digits: "0", exp: 1 };
+  return { digits, exp };
+}
+
+/** Integer and fraction digit strings of a rounded decimal. */
+function splitDecimal(dec) {
+  let { digits, exp } = dec;
+  if (/^0*$/.test(digits)) return { int: "0", frac: "" };
+  if (exp <= 0) return { int: "0", frac: "0".repeat(-exp) + digits };
+  if (exp >= digits.length) return { int: digits + "0".repeat(exp - digits.length), frac: "" };
+  return { int: digits.slice(0, exp), frac: digits.slice(exp) };
+}
+
+function group(int, useGrouping) {
+  if (!useGrouping || int.length <= 3) return int;
+  // "min2" leaves four-digit numbers alone.
+  if (useGrouping === "min2" && int.length <= 4) return int;
+  return int.replace(/\B(?=(\d{3})+(?!\d))/g, ",");
+}
+
+function option(options, name, allowed, fallback) {
+  const value = options[name];
+  if (value === undefined) return fallback;
+  const text = String(value);
+  if (allowed && !allowed.includes(text)) throw new RangeError(`Value ${text} out of range for Intl.NumberFormat options property ${name}`);
+  return text;
+}
+
+function digitsOption(options, name, min, max, fallback) {
+  const value = options[name];
+  if (value === undefined) return fallback;
+  const number = Math.floor(Number(value));
+  if (!(number >= min && number <= max)) throw new RangeError(`${name} value is out of range.`);
+  return number;
+}
+
+const COMPACT = [
+  [1e12, "T"],
+  [1e9, "B"],
+  [1e6, "M"],
+  [1e3, "K"],
+];
+
+export class NumberFormat {
+  #o;
+  constructor(locales, options = {}) {
+    options = options ?? {};
+    const style = option(options, "style", ["decimal", "percent", "currency", "unit"], "decimal");
+    if (style === "unit") throw unsupported("Intl.NumberFormat style 'unit'");
+    let currency;
+    if (style === "currency") {
+      if (options.currency === undefined) throw new TypeError("Currency code is required with currency style.");
+      currency = String(options.currency).toUpperCase();
+    }
+    const notation = option(options, "notation", ["standard", "compact", "scientific", "engineering"], "standard");
+    if (notation === "scientific" || notation === "engineering") throw unsupported(`Intl.NumberFormat notation '${notation}'`);
+    const currencyDigits = currency && ZERO_DECIMAL_CURRENCIES.has(currency) ? 0 : 2;
+    const defaultMin = style === "currency" ? currencyDigits : 0;
+    const defaultMax = style === "currency" ? currencyDigits : style === "percent" ? 0 : notation === "compact" ? 0 : 3;
+    const minimumFractionDigits = digitsOption(options, "minimumFractionDigits", 0, 100, undefined);
+    const maximumFractionDigits = digitsOption(options, "maximumFractionDigits", 0, 100, undefined);
+    const min = minimumFractionDigits ?? Math.min(defaultMin, maximumFractionDigits ?? defaultMin);
+    const max = maximumFractionDigits ?? Math.max(defaultMax, min);
+    if (min > max) throw new RangeError("maximumFractionDigits value is out of range.");
+    const minSig = digitsOption(options, "minimumSignificantDigits", 1, 21, undefined);
+    const maxSig = digitsOption(options, "maximumSignificantDigits", 1, 21, undefined);
+    let useGrouping = options.useGrouping;
+    if (useGrouping === undefined) useGrouping = notation === "compact" ? "min2" : "auto";
+    else if (useGrouping === true || useGrouping === "always") useGrouping = "always";
+    else if (useGrouping === false) useGrouping = false;
+    else useGrouping = String(useGrouping);
+    this.#o = {
+      locale: canonicalLocale(locales),
+      numberingSystem: "latn",
+      style,
+      ...(currency ? { currency, currencyDisplay: option(options, "currencyDisplay", ["symbol", "narrowSymbol", "code", "name"], "symbol"), currencySign: "standard" } : {}),
+      minimumIntegerDigits: digitsOption(options, "minimumIntegerDigits", 1, 21, 1),
+      ...(minSig !== undefined || maxSig !== undefined
+        ? { minimumSignificantDigits: minSig ?? 1, maximumSignificantDigits: maxSig ?? 21 }
+        : { minimumFractionDigits: min, maximumFractionDigits: max }),
+      useGrouping,
+      notation,
+      ...(notation === "compact" ? { compactDisplay: option(options, "compactDisplay", ["short", "long"], "short") } : {}),
+      signDisplay: option(options, "signDisplay", ["auto", "never", "always", "exceptZero", "negative"], "auto"),
+      roundingIncrement: 1,
+      roundingMode: "halfExpand",
+      roundingPriority: "auto",
+      trailingZeroDisplay: option(options, "trailingZeroDisplay", ["auto", "stripIfInteger"], "auto"),
+    };
+  }
+
+  get format() {
+    return (value) => this.#format(value);
+  }
+
+  formatToParts(value) {
+    const text = this.#format(value);
+    const parts = [];
+    for (const match of text.matchAll(/(\d+)|([.,])|([^\d.,]+)/g)) {
+      if (match[1]) parts.push({ type: parts.some((p) => p.type === "decimal") ? "fraction" : "integer", value: match[1] });
+      else if (match[2] === ".") parts.push({ type: "decimal", value: "." });
+      else if (match[2] === ",") parts.push({ type: "group", value: "," });
+      else parts.push({ type: match[3] === "-" ? "minusSign" : match[3] === "+" ? "plusSign" : match[3] === "%" ? "percentSign" : "literal", value: match[3] });
+    }
+    return parts;
+  }
+
+  resolvedOptions() {
+    return { ...this.#o };
+  }
+
+  static supportedLocalesOf(locales) {
+    return supportedLocalesOf(locales);
+  }
+
+  #format(input) {
+    const o = this.#o;
+    let value = typeof input === "bigint" ? Number(input) : Number(input);
+    if (typeof input === "string" && input.trim() === "") value = 0;
+    const negative = value < 0 || Object.is(value, -0);
+    let body;
+    let isZero = false;
+    if (Number.isNaN(value)) body = "NaN";
+    else if (!Number.isFinite(value)) body = "∞";
+    else {
+      let dec = decimalOf(Math.abs(value));
+      if (o.style === "percent") dec = { ...dec, exp: dec.exp + 2 };
+      let suffix = "";
+      if (o.notation === "compact") {
+        const rounded = Math.abs(value);
+        for (const [size, letter] of COMPACT) {
+          if (rounded >= size) {
+            dec = { ...dec, exp: dec.exp - Math.round(Math.log10(size)) };
+            suffix = letter;
+            break;
+          }
+        }
+      }
+      let text;
+      if (o.minimumSignificantDigits !== undefined) {
+        dec = /^0*$/.test(dec.digits) ? dec : roundAt(dec, o.maximumSignificantDigits);
+        const { int, frac } = splitDecimal(dec);
+        const significant = (int === "0" ? "" : int) + frac;
+        const have = int === "0" ? frac.replace(/^0*/, "").length : significant.length;
+        let fraction = frac.replace(/0+$/, "");
+        const intDigits = int === "0" ? 0 : int.length;
+        const need = o.minimumSignificantDigits - intDigits - (int === "0" ? fraction.replace(/^0*/, "").length - fraction.length : 0);
+        const minFrac = Math.max(0, o.minimumSignificantDigits - (int === "0" ? 0 : int.length));
+        void have;
+        void need;
+        if (int === "0") {
+          const leading = fraction.length - fraction.replace(/^0*/, "").length;
+          fraction = fraction.padEnd(leading + o.minimumSignificantDigits, "0");
+        } else fraction = fraction.padEnd(minFrac, "0");
+        text = { int, frac: fraction };
+      } else {
+        let maxFrac = o.maximumFractionDigits;
+        let minFrac = o.minimumFractionDigits;
+        if (o.notation === "compact" && o.maximumFractionDigits === 0 && this.#o.minimumFractionDigits === 0) {
+          // Compact notation keeps two significant digits below 100 of its unit.
+          const intLength = Math.max(dec.exp, 1);
+          maxFrac = intLength >= 2 ? 0 : 1;
+          minFrac = 0;
+        }
+        dec = roundAt(dec, dec.exp + maxFrac);
+        // A compact value that rounds up to the next unit (999999 -> 1000K) moves up.
+        if (suffix && o.notation === "compact" && dec.exp > 3 && suffix !== "T") {
+          const index = COMPACT.findIndex(([, letter]) => letter === suffix);
+          suffix = COMPACT[index - 1][1];
+          dec = roundAt({ ...dec, exp: dec.exp - 3 }, dec.exp - 3 + (dec.exp - 3 >= 2 ? 0 : 1));
+        }
+        const { int, frac } = splitDecimal(dec);
+        let fraction = frac.replace(/0+$/, "");
+        fraction = fraction.padEnd(minFrac, "0");
+        if (o.trailingZeroDisplay === "stripIfInteger" && /^0*$/.test(fraction)) fraction = "";
+        text = { int, frac: fraction };
+      }
+      isZero = /^0*$/.test(text.int + text.frac);
+      const int = group(text.int.padStart(o.minimumIntegerDigits, "0"), o.useGrouping);
+      body = int + (text.frac ? `.${text.frac}` : "") + suffix;
+    }
+    if (o.style === "percent") body += "%";
+    if (o.style === "currency") {
+      const code = o.currency;
+      const display = o.currencyDisplay;
+      if (display === "code") body = `${code}\u00a0${body}`;
+      else if (display === "name") body = `${body} ${code}`;
+      else {
+        const symbol = display === "narrowSymbol" ? (CURRENCY_SYMBOLS[code] ?? code).replace(/^[A-Z]+(?=\W)/, "") : CURRENCY_SYMBOLS[code];
+        body = symbol ? `${symbol}${body}` : `${code}\u00a0${body}`;
+      }
+    }
+    const sign = o.signDisplay;
+    if (Number.isNaN(value)) return sign === "always" ? `+${body}` : body;
+    const shownNegative = negative && !(isZero && sign !== "auto" && sign !== "always" && sign !== "negative") && sign !== "never";
+    if (negative && isZero && sign === "negative") return body;
+    if (shownNegative) return `-${body}`;
+    if (sign === "always" || (sign === "exceptZero" && !isZero)) return `+${body}`;
+    return body;
+  }
+}
+
+// ---- dates ----
+
+function checkTimeZone(timeZone) {
+  if (timeZone === undefined) return "UTC";
+  const name = String(timeZone);
+  if (UTC_NAMES.has(name.toLowerCase())) return "UTC";
+  throw unsupported(`The time zone '${name}'`);
+}
+
+const DATE_FIELDS = ["weekday", "era", "year", "month", "day", "dayPeriod", "hour", "minute", "second", "fractionalSecondDigits", "timeZoneName"];
+
+function two(n) {
+  return String(n).padStart(2, "0");
+}
+
+export class DateTimeFormat {
+  #o;
+  constructor(locales, options = {}, defaults = "date") {
+    options = options ?? {};
+    const o = { locale: canonicalLocale(locales), calendar: "gregory", numberingSystem: "latn", timeZone: checkTimeZone(options.timeZone) };
+    const hourCycle = options.hourCycle !== undefined ? String(options.hourCycle) : undefined;
+    const hour12 = options.hour12 !== undefined ? Boolean(options.hour12) : hourCycle ? hourCycle === "h12" || hourCycle === "h11" : true;
+    if (options.dateStyle !== undefined || options.timeStyle !== undefined) {
+      for (const field of DATE_FIELDS) {
+        if (options[field] !== undefined) throw new TypeError(`Can't set option ${field} when ${options.dateStyle !== undefined ? "dateStyle" : "timeStyle"} is used`);
+      }
+      if (options.timeStyle !== undefined) o.hourCycle = hour12 ? "h12" : "h23", o.hour12 = hour12;
+      if (options.dateStyle !== undefined) o.dateStyle = String(options.dateStyle);
+      if (options.timeStyle !== undefined) o.timeStyle = String(options.timeStyle);
+    } else {
+      // As ECMA-402: a time zone name alone still gets the default fields.
+      const any = DATE_FIELDS.some((field) => field !== "timeZoneName" && options[field] !== undefined);
+      const fields = {};
+      for (const field of DATE_FIELDS) if (options[field] !== undefined) fields[field] = String(options[field]);
+      if (!any) {
+        if (defaults === "date" || defaults === "all") Object.assign(fields, { year: "numeric", month: "numeric", day: "numeric" });
+        if (defaults === "time" || defaults === "all") Object.assign(fields, { hour: "numeric", minute: "2-digit", second: "2-digit" });
+      }
+      if (fields.hour !== undefined) o.hourCycle = hour12 ? "h12" : "h23", o.hour12 = hour12;
+      // Bun reports minutes and seconds as 2-digit whenever an hour is shown.
+      if (fields.hour !== undefined && fields.minute !== undefined) fields.minute = "2-digit";
+      if (fields.minute !== undefined && fields.second !== undefined) fields.second = "2-digit";
+      for (const field of DATE_FIELDS) if (fields[field] !== undefined) o[field] = fields[field];
+    }
+    this.#o = o;
+  }
+
+  get format() {
+    return (date) => this.#format(date);
+  }
+
+  formatToParts(date) {
+    return [{ type: "literal", value: this.#format(date) }];
+  }
+
+  formatRange(start, end) {
+    return `${this.#format(start)} – ${this.#format(end)}`;
+  }
+
+  resolvedOptions() {
+    return { ...this.#o };
+  }
+
+  static supportedLocalesOf(locales) {
+    return supportedLocalesOf(locales);
+  }
+
+  #format(input) {
+    const time = input === undefined ? Date.now() : typeof input === "number" ? input : Number(input);
+    if (!Number.isFinite(time)) throw new RangeError("Invalid time value");
+    const d = new globalThis.Date(time);
+    const o = this.#o;
+    const parts = {
+      year: d.getUTCFullYear(),
+      month: d.getUTCMonth(),
+      day: d.getUTCDate(),
+      weekday: d.getUTCDay(),
+      hour: d.getUTCHours(),
+      minute: d.getUTCMinutes(),
+      second: d.getUTCSeconds(),
+      ms: d.getUTCMilliseconds(),
+    };
+    if (o.dateStyle !== undefined || o.timeStyle !== undefined) {
+      const date = o.dateStyle && styleDate(o.dateStyle, parts);
+      const timeText = o.timeStyle && styleTime(o.timeStyle, parts, o.hour12);
+      if (date && timeText) return o.dateStyle === "full" || o.dateStyle === "long" ? `${date} at ${timeText}` : `${date}, ${timeText}`;
+      return date || timeText;
+    }
+    const date = fieldDate(o, parts);
+    const timeText = fieldTime(o, parts);
+    let text = date && timeText ? `${date}, ${timeText}` : date || timeText;
+    if (o.timeZoneName !== undefined) text += o.timeZoneName === "long" ? " Coordinated Universal Time" : " UTC";
+    return text;
+  }
+}
+
+function styleDate(style, p) {
+  const year = p.year;
+  switch (style) {
+    case "full":
+      return `${DAYS[p.weekday]}, ${MONTHS[p.month]} ${p.day}, ${year}`;
+    case "long":
+      return `${MONTHS[p.month]} ${p.day}, ${year}`;
+    case "medium":
+      return `${MONTHS[p.month].slice(0, 3)} ${p.day}, ${year}`;
+    case "short":
+      return `${p.month + 1}/${p.day}/${two(year % 100)}`;
+    default:
+      throw new RangeError(`Value ${style} out of range for Intl.DateTimeFormat options property dateStyle`);
+  }
+}
+
+function clockText(p, hour12, withSeconds, hourStyle = "numeric") {
+  const h = hour12 ? p.hour % 12 || 12 : p.hour;
+  const hour = hourStyle === "2-digit" || !hour12 ? two(h) : String(h);
+  const body = `${hour}:${two(p.minute)}${withSeconds ? `:${two(p.second)}` : ""}`;
+  return hour12 ? `${body} ${p.hour < 12 ? "AM" : "PM"}` : body;
+}
+
+function styleTime(style, p, hour12) {
+  switch (style) {
+    case "full":
+      return `${clockText(p, hour12, true)} Coordinated Universal Time`;
+    case "long":
+      return `${clockText(p, hour12, true)} UTC`;
+    case "medium":
+      return clockText(p, hour12, true);
+    case "short":
+      return clockText(p, hour12, false);
+    default:
+      throw new RangeError(`Value ${style} out of range for Intl.DateTimeFormat options property timeStyle`);
+  }
+}
+
+function monthText(style, month) {
+  if (style === "long") return MONTHS[month];
+  if (style === "short") return MONTHS[month].slice(0, 3);
+  if (style === "narrow") return MONTHS[month][0];
+  return null;
+}
+
+function weekdayText(style, day) {
+  if (style === "long") return DAYS[day];
+  if (style === "short") return DAYS[day].slice(0, 3);
+  return DAYS[day][0];
+}
+
+function fieldDate(o, p) {
+  const year = o.year === undefined ? null : o.year === "2-digit" ? two(p.year % 100) : String(p.year);
+  const day = o.day === undefined ? null : o.day === "2-digit" ? two(p.day) : String(p.day);
+  const weekday = o.weekday === undefined ? null : weekdayText(o.weekday, p.weekday);
+  let date = null;
+  if (o.month !== undefined) {
+    const text = monthText(o.month, p.month);
+    if (text !== null) {
+      // Text month: "July 4, 2025", "July 2025", "July 4", "July".
+      if (day && year) date = `${text} ${day}, ${year}`;
+      else if (day) date = `${text} ${day}`;
+      else if (year) date = `${text} ${year}`;
+      else date = text;
+    } else {
+      const month = o.month === "2-digit" ? two(p.month + 1) : String(p.month + 1);
+      date = [month, day, year].filter((x) => x !== null).join("/");
+    }
+  } else if (day && year) date = `${day} ${year}`;
+  else date = day ?? year;
+  if (weekday) date = date ? `${weekday}, ${date}` : weekday;
+  return date;
+}
+
+function fieldTime(o, p) {
+  if (o.hour === undefined && o.minute === undefined && o.second === undefined) return null;
+  const hour12 = o.hour12 ?? true;
+  let text;
+  if (o.hour !== undefined && o.minute === undefined) {
+    const h = hour12 ? p.hour % 12 || 12 : p.hour;
+    const hour = o.hour === "2-digit" || !hour12 ? two(h) : String(h);
+    text = hour12 ? `${hour} ${p.hour < 12 ? "AM" : "PM"}` : hour;
+    return text;
+  }
+  if (o.hour !== undefined) return clockText(p, hour12, o.second !== undefined, o.hour);
+  if (o.second !== undefined) return `${o.minute === "2-digit" ? two(p.minute) : p.minute}:${two(p.second)}`;
+  return String(p.minute);
+}
+
+export class PluralRules {
+  #type;
+  constructor(locales, options = {}) {
+    this.#type = options?.type === "ordinal" ? "ordinal" : "cardinal";
+  }
+  select(n) {
+    const value = Math.abs(Number(n));
+    if (this.#type === "ordinal") {
+      const ten = value % 10;
+      const hundred = value % 100;
+      if (ten === 1 && hundred !== 11) return "one";
+      if (ten === 2 && hundred !== 12) return "two";
+      if (ten === 3 && hundred !== 13) return "few";
+      return "other";
+    }
+    return value === 1 ? "one" : "other";
+  }
+  resolvedOptions() {
+    return { locale: "en-US", type: this.#type };
+  }
+  static supportedLocalesOf(locales) {
+    return supportedLocalesOf(locales);
+  }
+}
+
+/** Unicode-ish collation for en-US: base letters first, then case (lower before upper). */
+export class Collator {
+  #numeric;
+  #sensitivity;
+  constructor(locales, options = {}) {
+    this.#numeric = Boolean(options?.numeric);
+    this.#sensitivity = options?.sensitivity ?? "variant";
+  }
+  get compare() {
+    return (a, b) => collate(String(a), String(b), this.#numeric, this.#sensitivity);
+  }
+  resolvedOptions() {
+    return { locale: "en-US", usage: "sort", sensitivity: this.#sensitivity, ignorePunctuation: false, collation: "default", numeric: this.#numeric, caseFirst: "false" };
+  }
+  static supportedLocalesOf(locales) {
+    return supportedLocalesOf(locales);
+  }
+}
+
+function baseOf(text) {
+  return text.normalize("NFD").replace(/[\u0300-\u036f]/g, "").toLowerCase();
+}
+
+function collate(a, b, numeric, sensitivity) {
+  const keyA = baseOf(a);
+  const keyB = baseOf(b);
+  if (numeric) {
+    const partsA = keyA.split(/(\d+)/);
+    const partsB = keyB.split(/(\d+)/);
+    for (let i = 0; i < Math.min(partsA.length, partsB.length); i++) {
+      if (partsA[i] === partsB[i]) continue;
+      if (i % 2 === 1) return Math.sign(Number(partsA[i]) - Number(partsB[i]));
+      return partsA[i] < partsB[i] ? -1 : 1;
+    }
+    if (partsA.length !== partsB.length) return partsA.length < partsB.length ? -1 : 1;
+  } else if (keyA !== keyB) return keyA < keyB ? -1 : 1;
+  if (sensitivity === "base") return 0;
+  const accentA = a.normalize("NFD").toLowerCase();
+  const accentB = b.normalize("NFD").toLowerCase();
+  if (accentA !== accentB) return accentA < accentB ? -1 : 1;
+  if (sensitivity === "accent") return 0;
+  if (a === b) return 0;
+  // Lower case sorts before upper case.
+  for (let i = 0; i < Math.min(a.length, b.length); i++) {
+    if (a[i] !== b[i]) return a[i] === a[i].toLowerCase() ? -1 : 1;
+  }
+  return a.length < b.length ? -1 : 1;
+}
+
+function getCanonicalLocales(locales) {
+  return locales === undefined ? [] : supportedLocalesOf(locales);
+}
+
+/** Installs Intl and the locale methods that use it on `global`. */
+export function installIntl(global) {
+  const Intl = { NumberFormat, DateTimeFormat, PluralRules, Collator, getCanonicalLocales };
+  Object.defineProperty(Intl, Symbol.toStringTag, { value: "Intl", configurable: true });
+  Object.defineProperty(global, "Intl", { value: Intl, writable: true, configurable: true, enumerable: false });
+  const define = (proto, name, fn) => Object.defineProperty(proto, name, { value: fn, writable: true, configurable: true, enumerable: false });
+  define(Number.prototype, "toLocaleString", function toLocaleString(locales, options) {
+    return new NumberFormat(locales, options).format(Number(this));
+  });
+  define(BigInt.prototype, "toLocaleString", function toLocaleString(locales, options) {
+    return new NumberFormat(locales, options).format(this);
+  });
+  const DateProto = Object.getPrototypeOf(global.Date.prototype) === Object.prototype ? global.Date.prototype : Object.getPrototypeOf(global.Date.prototype);
+  const validTime = (date) => {
+    const time = DateProto.getTime.call(date);
+    return Number.isNaN(time) ? null : time;
+  };
+  define(DateProto, "toLocaleString", function toLocaleString(locales, options) {
+    const time = validTime(this);
+    return time === null ? "Invalid Date" : new DateTimeFormat(locales, options, "all").format(time);
+  });
+  define(DateProto, "toLocaleDateString", function toLocaleDateString(locales, options) {
+    const time = validTime(this);
+    return time === null ? "Invalid Date" : new DateTimeFormat(locales, options, "date").format(time);
+  });
+  define(DateProto, "toLocaleTimeString", function toLocaleTimeString(locales, options) {
+    const time = validTime(this);
+    return time === null ? "Invalid Date" : new DateTimeFormat(locales, options, "time").format(time);
+  });
+  define(String.prototype, "localeCompare", function localeCompare(that, locales, options) {
+    return collate(String(this), String(that), Boolean(options?.numeric), options?.sensitivity ?? "variant");
+  });
+  installUtcTime(DateProto, define);
+}
+
+/**
+ * The engine would use the host's time zone for local-time methods; mods
+ * see UTC, as Bun does with TZ=UTC, whatever the machine is set to.
+ */
+function installUtcTime(DateProto, define) {
+  for (const name of ["FullYear", "Month", "Date", "Day", "Hours", "Minutes", "Seconds", "Milliseconds"]) {
+    const get = DateProto[`getUTC${name}`];
+    define(DateProto, `get${name}`, function () {
+      return get.call(this);
+    });
+    if (name !== "Day") {
+      const set = DateProto[`setUTC${name}`];
+      define(DateProto, `set${name}`, function (...args) {
+        return set.apply(this, args);
+      });
+    }
+  }
+  define(DateProto, "getTimezoneOffset", function getTimezoneOffset() {
+    return Number.isNaN(DateProto.getTime.call(this)) ? NaN : 0;
+  });
+  const toUTCString = DateProto.toUTCString;
+  const dateText = (date) => {
+    const text = toUTCString.call(date); // "Fri, 04 Jul 2025 15:07:09 GMT"
+    const [, weekday, day, month, year] = /^(\w+), (\d+) (\w+) (-?\d+)/.exec(text);
+    return `${weekday} ${month} ${day} ${year}`;
+  };
+  const timeText = (date) => `${toUTCString.call(date).split(" ")[4]} GMT+0000 (Coordinated Universal Time)`;
+  define(DateProto, "toString", function toString() {
+    return Number.isNaN(DateProto.getTime.call(this)) ? "Invalid Date" : `${dateText(this)} ${timeText(this)}`;
+  });
+  define(DateProto, "toDateString", function toDateString() {
+    return Number.isNaN(DateProto.getTime.call(this)) ? "Invalid Date" : dateText(this);
+  });
+  define(DateProto, "toTimeString", function toTimeString() {
+    return Number.isNaN(DateProto.getTime.call(this)) ? "Invalid Date" : timeText(this);
+  });
+}

@@ -1,0 +1,178 @@
+// The per-engine virtual world behind node:fs, process, node:os and
+// node:child_process: an in-memory filesystem, the environment variables,
+// scripted command answers, and a log of every effect a mod had on them.
+// Nothing here reaches the host; the Rust side seeds it (`configure`'s
+// `world`) and reads the log back through the snapshot.
+
+import { clock } from "./platform.js";
+import { utf8Decode, utf8Encode } from "./web/encoding.js";
+
+/** The fixed facts of the virtual machine (documented in ARCHITECTURE.md). */
+export const MACHINE = Object.freeze({
+  home: "/home/user",
+  user: "user",
+  uid: 1000,
+  gid: 1000,
+  hostname: "modlearn",
+  tmp: "/tmp",
+  shell: "/bin/bash",
+});
+
+const EFFECTS_LIMIT = 1000;
+const WRITTEN_TEXT_LIMIT = 64 * 1024;
+
+export const world = {
+  cwd: "/workspace",
+  /** @type {Map<string, {kind: "file"|"dir", data?: Uint8Array, mtimeMs: number, birthtimeMs: number, mode: number}>} */
+  nodes: new Map(),
+  env: {},
+  /** @type {{pattern: string, regex: boolean, stdout: string, stderr: string, exitCode: number}[]} */
+  commands: [],
+  defaultOutput: null,
+  /** Roots a mod may create files under (everything else is read-only, as for a normal user). */
+  writable: ["/home/user", "/workspace", "/tmp"],
+  effects: [],
+  effectsDropped: 0,
+  /** Paths written since the seed, for the snapshot. */
+  written: new Set(),
+};
+
+/** Appends one effect to the log (capped, like the console). */
+export function recordEffect(effect) {
+  if (world.effects.length >= EFFECTS_LIMIT) {
+    world.effectsDropped++;
+    return;
+  }
+  world.effects.push({ at: clock.now, ...effect });
+}
+
+/** Normalises an absolute POSIX path (no trailing slash, `.`/`..` resolved). */
+export function normalizeAbsolute(path) {
+  const parts = [];
+  for (const part of path.split("/")) {
+    if (part === "" || part === ".") continue;
+    if (part === "..") parts.pop();
+    else parts.push(part);
+  }
+  return `/${parts.join("/")}`;
+}
+
+/** Resolves `path` against the virtual working directory. */
+export function resolvePath(path) {
+  return normalizeAbsolute(path.startsWith("/") ? path : `${world.cwd}/${path}`);
+}
+
+export function parentOf(path) {
+  const index = path.lastIndexOf("/");
+  return index <= 0 ? "/" : path.slice(0, index);
+}
+
+function ensureDir(path) {
+  if (world.nodes.has(path)) return;
+  if (path !== "/") ensureDir(parentOf(path));
+  world.nodes.set(path, { kind: "dir", mtimeMs: clock.now, birthtimeMs: clock.now, mode: 0o40755 });
+}
+
+/** Resets the world from the Rust side's seed. */
+export function seedWorld(seed = {}) {
+  world.nodes = new Map();
+  world.effects = [];
+  world.effectsDropped = 0;
+  world.written = new Set();
+  world.cwd = normalizeAbsolute(seed.cwd ?? "/workspace");
+  world.writable = [MACHINE.home, world.cwd, MACHINE.tmp];
+  for (const dir of ["/", MACHINE.home, world.cwd, MACHINE.tmp]) ensureDir(dir);
+  for (const [path, text] of Object.entries(seed.files ?? {})) {
+    const absolute = resolvePath(path);
+    ensureDir(parentOf(absolute));
+    world.nodes.set(absolute, { kind: "file", data: utf8Encode(text), mtimeMs: clock.now, birthtimeMs: clock.now, mode: 0o100644 });
+  }
+  // What Letta's process has set for a mod on a clean machine; the seed adds and overrides.
+  world.env = {
+    HOME: MACHINE.home,
+    USER: MACHINE.user,
+    LOGNAME: MACHINE.user,
+    SHELL: MACHINE.shell,
+    PATH: "/usr/local/bin:/usr/bin:/bin",
+    PWD: world.cwd,
+    LANG: "en_US.UTF-8",
+    TERM: "xterm-256color",
+    TZ: "UTC",
+    MEMORY_DIR: world.cwd,
+    LETTA_AGENT_ID: seed.agentId ?? "mod-learning-eval-agent",
+    ...(seed.env ?? {}),
+  };
+  world.commands = (seed.commands ?? []).map((command) => ({
+    pattern: String(command.pattern),
+    regex: Boolean(command.regex),
+    stdout: command.stdout ?? "",
+    stderr: command.stderr ?? "",
+    exitCode: command.exitCode ?? 0,
+  }));
+  world.defaultOutput = seed.defaultOutput ?? null;
+}
+
+/** Whether a mod may create or change `path` (absolute, normalised). */
+export function isWritable(path) {
+  return world.writable.some((root) => path === root || path.startsWith(`${root}/`));
+}
+
+// A clean checkout of the repository stub at the working directory: what the
+// common read-only git queries answer when the scenario scripts nothing else.
+function builtinAnswer(command) {
+  const git = /^git\s+(.*)$/.exec(command.trim());
+  if (!git) return null;
+  const args = git[1].trim().replace(/\s+/g, " ");
+  const answers = {
+    "rev-parse --abbrev-ref HEAD": "main\n",
+    "branch --show-current": "main\n",
+    "rev-parse --show-toplevel": `${world.cwd}\n`,
+    "rev-parse --is-inside-work-tree": "true\n",
+    "rev-parse HEAD": "0000000000000000000000000000000000000000\n",
+    "rev-parse --short HEAD": "0000000\n",
+    "status --porcelain": "",
+    "status --short": "",
+    "diff": "",
+    "diff --stat": "",
+    "diff --cached": "",
+    "diff --name-only": "",
+    "stash list": "",
+  };
+  return Object.hasOwn(answers, args) ? { stdout: answers[args], stderr: "", exitCode: 0 } : null;
+}
+
+/**
+ * Answers `command` (a shell command line) from the scenario's scripted
+ * commands, then the repository stub, then the environment's default Bash
+ * output; anything else fails as a missing program would. Nothing runs.
+ */
+export function simulateCommand(command, via) {
+  const text = String(command);
+  let answer = null;
+  for (const scripted of world.commands) {
+    const matches = scripted.regex ? new RegExp(scripted.pattern).test(text) : text.trim() === scripted.pattern.trim();
+    if (matches) {
+      answer = { stdout: scripted.stdout, stderr: scripted.stderr, exitCode: scripted.exitCode };
+      break;
+    }
+  }
+  answer ??= builtinAnswer(text);
+  if (answer === null && world.defaultOutput !== null) answer = { stdout: world.defaultOutput, stderr: "", exitCode: 0 };
+  if (answer === null) {
+    const program = text.trim().split(/\s+/)[0] ?? "";
+    answer = { stdout: "", stderr: `/bin/sh: 1: ${program}: not found\n`, exitCode: 127 };
+  }
+  recordEffect({ kind: "command", command: text, via, exitCode: answer.exitCode });
+  return answer;
+}
+
+/** The world's part of the snapshot: the effects and the text of every file written. */
+export function worldSnapshot() {
+  const files = {};
+  for (const path of [...world.written].sort()) {
+    const node = world.nodes.get(path);
+    if (node?.kind !== "file") continue;
+    files[path] = utf8Decode(node.data.subarray(0, WRITTEN_TEXT_LIMIT));
+  }
+  return { effects: world.effects, effectsDropped: world.effectsDropped, writtenFiles: files };
+}

@@ -1,0 +1,368 @@
+//! An engine in this process: a deno_core runtime (QuickJS backend) with the
+//! host modules, driven step by step under the watchdog's CPU budget.
+//!
+//! Booting ([`Booted`]) is split from arming ([`LocalEngine::from_booted`]):
+//! a booted runtime has no threads of its own, so a worker template can boot
+//! once and fork a copy per candidate, each child then starting its own
+//! watchdog (see `worker`).
+
+use std::path::{Path, PathBuf};
+use std::rc::Rc;
+use std::time::Duration;
+
+use deno_core::{JsRuntime, ModuleSpecifier, PollEventLoopOptions, RuntimeOptions, v8};
+use serde::Deserialize;
+use serde::de::DeserializeOwned;
+use serde_json::{Value, json};
+
+use crate::engine::{EngineError, EngineOptions, StopFault};
+use crate::host_sources::HOST_ENTRY;
+use crate::loader::SandboxLoader;
+use crate::protocol::{HostMethod, Language, Operation};
+use crate::transpile::{SourceKind, to_javascript};
+use crate::watchdog::{ThreadCpuClock, Watchdog};
+
+/// A runtime with the host modules loaded and nothing else: no watchdog
+/// thread, no configuration, no candidate.
+pub(crate) struct Booted {
+    runtime: JsRuntime,
+    host: v8::Global<v8::Function>,
+    loader: Rc<SandboxLoader>,
+    tokio: tokio::runtime::Runtime,
+    memory_limit: usize,
+}
+
+impl Booted {
+    pub(crate) fn new(memory_limit: usize) -> Result<Booted, EngineError> {
+        let loader = Rc::new(SandboxLoader::new());
+        let create_params = v8::CreateParams::default().heap_limits(0, memory_limit);
+        let mut runtime = JsRuntime::try_new(RuntimeOptions {
+            module_loader: Some(loader.clone()),
+            create_params: Some(create_params),
+            ..Default::default()
+        })
+        .map_err(|error| EngineError::Startup(error.to_string()))?;
+        // No I/O or time driver: the runtime owns no file descriptors or threads, so it forks safely.
+        let tokio = tokio::runtime::Builder::new_current_thread()
+            .build()
+            .map_err(|error| EngineError::Startup(error.to_string()))?;
+        let host = tokio.block_on(async {
+            let entry = ModuleSpecifier::parse(HOST_ENTRY).expect("host entry is a valid URL");
+            let id = runtime.load_side_es_module(&entry).await.map_err(|e| e.to_string())?;
+            let evaluated = runtime.mod_evaluate(id);
+            runtime.run_event_loop(PollEventLoopOptions::default()).await.map_err(|e| e.to_string())?;
+            evaluated.await.map_err(|e| e.to_string())
+        });
+        host.map_err(EngineError::Startup)?;
+        let host = take_host_function(&mut runtime)?;
+        let mut booted = Booted { runtime, host, loader, tokio, memory_limit };
+        booted.seal()?;
+        Ok(booted)
+    }
+
+    /// Locks the sandbox's built-ins (js/host.js `seal`) and the loader: from
+    /// here on only candidate files and public host modules load.
+    fn seal(&mut self) -> Result<(), EngineError> {
+        let host = self.host.clone();
+        let runtime = &mut self.runtime;
+        let sealed = {
+            deno_core::scope!(scope, runtime);
+            v8::tc_scope!(let scope, scope);
+            let function = v8::Local::new(scope, &host);
+            let (Some(method), Some(payload)) = (v8::String::new(scope, HostMethod::Seal.as_str()), v8::String::new(scope, "{}"))
+            else {
+                return Err(EngineError::Startup("could not allocate the seal call".to_owned()));
+            };
+            let receiver = v8::undefined(scope).into();
+            let called = function.call(scope, receiver, &[method.into(), payload.into()]);
+            match called {
+                Some(_) => Ok(()),
+                None => Err(scope.exception().map(|e| e.to_rust_string_lossy(scope)).unwrap_or_default()),
+            }
+        };
+        sealed.map_err(|error| EngineError::Startup(format!("sealing the sandbox failed: {error}")))?;
+        self.loader.seal();
+        Ok(())
+    }
+}
+
+#[derive(Deserialize)]
+struct StepCount {
+    steps: usize,
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct PollState {
+    settled: bool,
+    host_error: Option<String>,
+    timers: usize,
+}
+
+enum CallFailure {
+    Terminated,
+    Threw(String),
+}
+
+enum StepEnd {
+    Settled,
+    Stopped { fault: &'static str, message: String },
+}
+
+/// The last candidate transpiled: its path, source and result.
+struct Transpiled {
+    path: PathBuf,
+    source: String,
+    result: Result<String, String>,
+}
+
+/// One engine in this thread. Not `Send`.
+pub(crate) struct LocalEngine {
+    booted: Booted,
+    watchdog: Watchdog,
+    options: EngineOptions,
+    load_count: u64,
+    transpiled: Option<Transpiled>,
+    /// Steps stopped for running out of time, over the engine's life.
+    timed_out_steps: usize,
+}
+
+/// How many steps of one engine may run out of time before the rest are
+/// failed unrun. Each step gets the whole budget, so without it a mod with
+/// N spinning handlers costs N budgets a turn; a mod that times out this
+/// often fails either way.
+const TIMED_OUT_STEP_ALLOWANCE: usize = 4;
+
+impl LocalEngine {
+    pub(crate) fn new(options: EngineOptions) -> Result<LocalEngine, EngineError> {
+        LocalEngine::from_booted(Booted::new(options.memory_limit)?, options)
+    }
+
+    /// Arms a booted runtime: starts its watchdog and configures the host.
+    pub(crate) fn from_booted(mut booted: Booted, options: EngineOptions) -> Result<LocalEngine, EngineError> {
+        debug_assert_eq!(booted.memory_limit, options.memory_limit, "the runtime's heap cap is fixed at boot");
+        let watchdog = Watchdog::new(booted.runtime.v8_isolate().thread_safe_handle());
+        let mut engine = LocalEngine { booted, watchdog, options, load_count: 0, transpiled: None, timed_out_steps: 0 };
+        let config = json!({
+            "profile": engine.options.profile,
+            "context": engine.options.context,
+            "seed": engine.options.seed,
+            "world": engine.options.world,
+        });
+        engine.call(HostMethod::Configure, &config)?;
+        Ok(engine)
+    }
+
+    /// Loads and activates the candidate at `path` into the current load
+    /// generation, as a fresh module instance. Replies with the host's JSON.
+    ///
+    /// With `keep_instance`, an unchanged file keeps the module instance of the
+    /// last load, as Letta's `/reload` does (it imports `<file>?mod=<mtime>`,
+    /// the same URL): module-level state persists and only `activate` runs again.
+    pub(crate) fn load(
+        &mut self,
+        path: &Path,
+        source: &str,
+        keep_instance: bool,
+        on_step: &mut dyn FnMut(usize),
+    ) -> Result<String, EngineError> {
+        let given = path;
+        // The mod sees itself at a virtual path (import.meta.url and its stack frames), never the host's.
+        let file_name = path.file_name().map_or_else(|| "mod.js".into(), |name| name.to_os_string());
+        let path = Path::new(VIRTUAL_MOD_DIR).join(file_name);
+        self.booted.loader.confine_to(path.clone());
+        let unchanged = matches!(&self.transpiled, Some(last) if last.path == path && last.source == source);
+        if !(keep_instance && unchanged && self.load_count > 0) {
+            self.load_count += 1;
+        }
+        let mut specifier = ModuleSpecifier::from_file_path(&path)
+            .map_err(|()| EngineError::Host(format!("not an absolute path: {}", path.display())))?;
+        let kind = SourceKind::from_path(&path).unwrap_or(SourceKind::JavaScript);
+        // Transpile and scan once per file and source; later load generations
+        // reuse the transpiled code (primed in the loader) and the scan (kept by the host).
+        let fresh = !unchanged;
+        if fresh {
+            // Transpile errors name the file as the user knows it.
+            let result = to_javascript(&specifier, given, kind, source);
+            if let Ok(code) = &result {
+                self.booted.loader.prime(path.clone(), code.clone());
+            }
+            self.transpiled = Some(Transpiled { path: path.clone(), source: source.to_owned(), result });
+        }
+        let transpile_error = self.transpiled.as_ref().and_then(|last| last.result.as_ref().err().cloned());
+        specifier.set_query(Some(&format!("load={}", self.load_count)));
+        let language = if kind == SourceKind::JavaScript { Language::Js } else { Language::Ts };
+        let operation = Operation::Load {
+            specifier: specifier.to_string(),
+            path: given.to_string_lossy().into_owned(),
+            source: fresh.then(|| source.to_owned()),
+            transpile_error,
+            language,
+        };
+        self.operate(&operation, on_step)
+    }
+
+    /// Runs one operation step by step, each step under its own budget,
+    /// calling `on_step` before each step starts.
+    pub(crate) fn operate(&mut self, operation: &Operation, on_step: &mut dyn FnMut(usize)) -> Result<String, EngineError> {
+        let args = serde_json::to_value(operation).map_err(|error| EngineError::Host(error.to_string()))?;
+        let StepCount { steps } = parse(&self.call(HostMethod::Start, &args)?).map_err(EngineError::Host)?;
+        for index in 0..steps {
+            on_step(index);
+            let (fault, message) = if self.timed_out_steps >= TIMED_OUT_STEP_ALLOWANCE {
+                let message = format!(
+                    "not run: {} earlier steps of this candidate ran out of time, and no more are given",
+                    self.timed_out_steps
+                );
+                ("timeout", message)
+            } else {
+                match self.run_step(index)? {
+                    StepEnd::Settled => continue,
+                    StepEnd::Stopped { fault, message } => {
+                        self.timed_out_steps += usize::from(fault == "timeout");
+                        (fault, message)
+                    }
+                }
+            };
+            self.call(HostMethod::Fail, &json!({ "index": index, "fault": fault, "message": message }))?;
+        }
+        self.call(HostMethod::Finish, &json!({}))
+    }
+
+    /// Calls one host method under the step budget (mod code can run inside
+    /// any of them: getters and proxies the host reads, abort listeners).
+    pub(crate) fn call(&mut self, method: HostMethod, args: &Value) -> Result<String, EngineError> {
+        let budget = self.options.step_timeout;
+        self.watchdog.arm(budget);
+        let result = self.call_raw(method, &args.to_string());
+        self.watchdog.disarm();
+        match result {
+            Ok(text) => Ok(text),
+            Err(CallFailure::Threw(message)) => Err(EngineError::Host(message)),
+            Err(CallFailure::Terminated) => {
+                self.booted.runtime.v8_isolate().cancel_terminate_execution();
+                let (fault, message) = self.stop_reason(budget);
+                let message = format!("{message} (in the host's `{}` call)", method.as_str());
+                Err(EngineError::Stopped { fault, phase: "host_call".to_owned(), message })
+            }
+        }
+    }
+
+    fn stop_reason(&self, budget: Duration) -> (StopFault, String) {
+        if self.watchdog.fired() {
+            (StopFault::Timeout, format!("mod code did not finish within {} ms", budget.as_millis()))
+        } else {
+            (
+                StopFault::OutOfMemory,
+                format!("mod code exceeded the engine's {} MiB memory limit", self.options.memory_limit >> 20),
+            )
+        }
+    }
+
+    fn run_step(&mut self, index: usize) -> Result<StepEnd, EngineError> {
+        let budget = self.options.step_timeout;
+        let clock = ThreadCpuClock::current();
+        let deadline = clock.now() + budget;
+        self.watchdog.arm(budget);
+        let end = self.drive_step(index, clock, deadline);
+        self.watchdog.disarm();
+        match end {
+            Err(CallFailure::Terminated) => {
+                self.booted.runtime.v8_isolate().cancel_terminate_execution();
+                let (fault, message) = self.stop_reason(budget);
+                let fault = match fault {
+                    StopFault::Timeout => "timeout",
+                    _ => "out_of_memory",
+                };
+                Ok(StepEnd::Stopped { fault, message })
+            }
+            Err(CallFailure::Threw(message)) => Err(EngineError::Host(message)),
+            Ok(end) => Ok(end),
+        }
+    }
+
+    /// Runs step `index` until it settles; `deadline` is on the thread's CPU clock.
+    fn drive_step(&mut self, index: usize, clock: ThreadCpuClock, deadline: Duration) -> Result<StepEnd, CallFailure> {
+        self.call_raw(HostMethod::Step, &json!({ "index": index }).to_string())?;
+        loop {
+            self.run_event_loop()?;
+            let poll: PollState = parse(&self.call_raw(HostMethod::Poll, "{}")?).map_err(CallFailure::Threw)?;
+            if poll.settled {
+                return match poll.host_error {
+                    Some(error) => Err(CallFailure::Threw(error)),
+                    None => Ok(StepEnd::Settled),
+                };
+            }
+            if clock.now() >= deadline {
+                // Timers kept the step busy past its budget: stop it as the watchdog would.
+                self.watchdog.mark_fired();
+                return Err(CallFailure::Terminated);
+            }
+            if poll.timers == 0 {
+                return Ok(StepEnd::Stopped {
+                    fault: "never_settled",
+                    message: "mod code awaited a promise that can never settle".to_owned(),
+                });
+            }
+            self.call_raw(HostMethod::Advance, "{}")?;
+        }
+    }
+
+    fn run_event_loop(&mut self) -> Result<(), CallFailure> {
+        let runtime = &mut self.booted.runtime;
+        let result = self.booted.tokio.block_on(runtime.run_event_loop(PollEventLoopOptions::default()));
+        match result {
+            Ok(()) => Ok(()),
+            Err(_) if runtime.v8_isolate().is_execution_terminating() || self.watchdog.fired() => {
+                Err(CallFailure::Terminated)
+            }
+            Err(error) => Err(CallFailure::Threw(error.to_string())),
+        }
+    }
+
+    fn call_raw(&mut self, method: HostMethod, payload: &str) -> Result<String, CallFailure> {
+        let host = self.booted.host.clone();
+        let runtime = &mut self.booted.runtime;
+        deno_core::scope!(scope, runtime);
+        v8::tc_scope!(let scope, scope);
+        let function = v8::Local::new(scope, &host);
+        let (Some(method), Some(payload)) = (v8::String::new(scope, method.as_str()), v8::String::new(scope, payload))
+        else {
+            return Err(CallFailure::Threw("could not allocate call arguments".to_owned()));
+        };
+        let receiver = v8::undefined(scope).into();
+        match function.call(scope, receiver, &[method.into(), payload.into()]) {
+            Some(value) => Ok(value.to_rust_string_lossy(scope)),
+            None if scope.has_terminated() || scope.is_execution_terminating() => Err(CallFailure::Terminated),
+            None => {
+                let message = scope
+                    .exception()
+                    .map(|exception| exception.to_rust_string_lossy(scope))
+                    .unwrap_or_else(|| "unknown exception".to_owned());
+                Err(CallFailure::Threw(message))
+            }
+        }
+    }
+}
+
+/// Where a candidate seems to live, to itself: Letta's mods directory in the sandbox's home.
+pub(crate) const VIRTUAL_MOD_DIR: &str = "/home/user/.letta/mods";
+
+pub(crate) fn parse<T: DeserializeOwned>(text: &str) -> Result<T, String> {
+    serde_json::from_str(text).map_err(|error| format!("unexpected host reply ({error}): {}", modlearn_types::bound::cut(text, 2000)))
+}
+
+/// Takes the host function off the global object, so candidates cannot reach it.
+fn take_host_function(runtime: &mut JsRuntime) -> Result<v8::Global<v8::Function>, EngineError> {
+    let value = runtime
+        .execute_script(
+            "modlearn-host:///take.js",
+            "(() => { const host = globalThis.__modlearnHost; delete globalThis.__modlearnHost; return host; })()",
+        )
+        .map_err(|error| EngineError::Startup(error.to_string()))?;
+    deno_core::scope!(scope, runtime);
+    let local = v8::Local::new(scope, value);
+    let function = v8::Local::<v8::Function>::try_from(local)
+        .map_err(|_| EngineError::Startup("the host module did not install its entry function".to_owned()))?;
+    Ok(v8::Global::new(scope, function))
+}

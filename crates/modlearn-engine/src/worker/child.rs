@@ -1,0 +1,87 @@
+//! One engine process, forked from the zygote: it gives up everything it
+//! will not need (other descriptors, the terminal, core dumps, file and
+//! address-space room, new privileges, and through seccomp the system calls
+//! that open files, connect or start programs), arms the booted runtime and
+//! serves one engine's requests until modlearn closes the socket.
+
+use std::io::{BufReader, BufWriter, Write};
+use std::os::fd::{AsRawFd, FromRawFd, IntoRawFd, OwnedFd};
+use std::os::unix::net::UnixStream;
+
+use crate::engine::{EngineError, EngineOptions};
+use crate::local::{Booted, LocalEngine};
+use crate::worker::channel::{read_frame, write_frame};
+use crate::worker::messages::{EngineReply, EngineRequest};
+use crate::worker::seal;
+
+/// The descriptor the engine socket is moved to; every other one is closed.
+const ENGINE_FD: i32 = 3;
+
+pub(crate) fn serve_engine(booted: Booted, options: EngineOptions, socket: OwnedFd, control: OwnedFd) -> ! {
+    drop(control);
+    let socket = keep_only(socket);
+    let stream = UnixStream::from(socket);
+    let mut writer = BufWriter::new(stream.try_clone().unwrap_or_else(|_| std::process::exit(4)));
+    let mut reader = BufReader::new(stream);
+    let ready = seal::seal_process(options.memory_limit)
+        .map_err(|error| EngineError::Startup(format!("could not seal the engine process: {error}")))
+        .and_then(|()| LocalEngine::from_booted(booted, options));
+    let mut engine = match ready {
+        Ok(engine) => engine,
+        Err(error) => {
+            let _ = write_frame(&mut writer, &EngineReply::Ready(Err(error))).and_then(|()| writer.flush());
+            std::process::exit(5);
+        }
+    };
+    // The watchdog thread exists now; from here on no process, file or socket can be made.
+    if let Err(error) = seal::forbid_host_syscalls() {
+        let error = EngineError::Startup(format!("could not install the system-call filter: {error}"));
+        let _ = write_frame(&mut writer, &EngineReply::Ready(Err(error))).and_then(|()| writer.flush());
+        std::process::exit(5);
+    }
+    if write_frame(&mut writer, &EngineReply::Ready(Ok(()))).and_then(|()| writer.flush()).is_err() {
+        std::process::exit(0);
+    }
+    while let Ok(Some(request)) = read_frame::<EngineRequest>(&mut reader) {
+        let mut progress = |index: usize| {
+            let _ = write_frame(&mut writer, &EngineReply::Step { index }).and_then(|()| writer.flush());
+        };
+        let result = match request {
+            EngineRequest::Load { path, source, keep_instance } => engine.load(&path, &source, keep_instance, &mut progress),
+            EngineRequest::Operate(operation) => engine.operate(&operation, &mut progress),
+            EngineRequest::Call { method, args } => engine.call(method, &args),
+        };
+        if write_frame(&mut writer, &EngineReply::Done(result)).and_then(|()| writer.flush()).is_err() {
+            break;
+        }
+    }
+    // Exit without running destructors: the runtime's teardown is work nobody waits for.
+    std::process::exit(0);
+}
+
+/// Moves `socket` to [`ENGINE_FD`], points stdio at /dev/null and closes every other descriptor.
+fn keep_only(socket: OwnedFd) -> OwnedFd {
+    let raw = socket.into_raw_fd();
+    // SAFETY: plain descriptor calls on descriptors this process owns; failures leave them as they were.
+    unsafe {
+        if raw != ENGINE_FD {
+            libc::dup2(raw, ENGINE_FD);
+            libc::close(raw);
+        }
+        let null = libc::open(c"/dev/null".as_ptr(), libc::O_RDWR | libc::O_CLOEXEC);
+        if null >= 0 {
+            for fd in 0..=2 {
+                if fd != 2 || std::env::var_os("MODLEARN_WORKER_STDERR").is_none() {
+                    libc::dup2(null, fd);
+                }
+            }
+            if null > 2 {
+                libc::close(null);
+            }
+        }
+        libc::syscall(libc::SYS_close_range, ENGINE_FD as libc::c_uint + 1, libc::c_uint::MAX, 0 as libc::c_uint);
+        let fd = OwnedFd::from_raw_fd(ENGINE_FD);
+        debug_assert_eq!(fd.as_raw_fd(), ENGINE_FD);
+        fd
+    }
+}

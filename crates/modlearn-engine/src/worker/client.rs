@@ -1,0 +1,417 @@
+//! modlearn's side of an engine process: spawning it through the zygote,
+//! sending requests, and the wall-clock deadline that backs the engine's own
+//! CPU-time budget. A process that misses its deadline is killed; one that
+//! dies on its own is reported by the signal that ended it. Either way the
+//! engine is gone, and every later request says why.
+
+use std::collections::{HashMap, HashSet};
+use std::io::{BufReader, BufWriter, Write};
+use std::os::fd::OwnedFd;
+use std::os::unix::net::UnixStream;
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+use std::sync::{Arc, Condvar, Mutex, mpsc};
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+
+use crate::engine::{EngineError, EngineOptions, StopFault};
+use crate::protocol::{HostMethod, Operation};
+use crate::worker::channel::{read_frame, receive_packet, send_packet, socket_pair, write_frame};
+use crate::worker::messages::{ControlReply, ControlRequest, EngineReply, EngineRequest};
+use crate::worker::{Isolation, ZYGOTE_ARGUMENT};
+
+/// How often a running step is looked at from outside.
+const WATCH_INTERVAL: Duration = Duration::from_millis(50);
+
+/// When a step is stopped from outside. The engine's own watchdog stops
+/// mod code at its CPU budget; these catch what it cannot stop, and they
+/// measure the process's CPU time and state, not the wall clock alone, so
+/// that a loaded machine never turns a finite step into a timeout.
+#[derive(Clone, Copy, Debug)]
+struct OuterLimits {
+    budget: Duration,
+    /// CPU time past which a step is spinning in code that ignores termination.
+    cpu: Duration,
+    /// Wall time after which a process that is not running (waiting on
+    /// nothing that can ever come) is blocked for good.
+    blocked_after: Duration,
+    /// Wall time after which a step ends whatever the process is doing.
+    hard_wall: Duration,
+}
+
+impl OuterLimits {
+    fn for_budget(budget: Duration) -> OuterLimits {
+        OuterLimits {
+            budget,
+            cpu: budget.saturating_mul(3) / 2 + Duration::from_millis(250),
+            blocked_after: budget + Duration::from_millis(500),
+            hard_wall: budget.saturating_mul(30).saturating_add(Duration::from_secs(30)),
+        }
+    }
+}
+
+/// Why a step was stopped from outside.
+#[derive(Clone, Copy, Debug)]
+enum Stall {
+    Spinning,
+    Blocked,
+    Starved,
+}
+
+/// One step of an engine process, watched from outside.
+struct StepWatch {
+    pid: i32,
+    started: Instant,
+    cpu_at_start: Option<Duration>,
+    /// Since when every look found the process asleep, with no CPU time gained.
+    asleep: Option<(Instant, Duration)>,
+}
+
+/// How long a process must stay asleep before it counts as blocked (a
+/// moment's wait on the watchdog's lock is not).
+const ASLEEP_FOR: Duration = Duration::from_millis(300);
+
+impl StepWatch {
+    fn start(pid: i32) -> StepWatch {
+        StepWatch { pid, started: Instant::now(), cpu_at_start: process_cpu(pid).map(|(cpu, _)| cpu), asleep: None }
+    }
+
+    fn stalled(&mut self, limits: &OuterLimits) -> Option<Stall> {
+        let elapsed = self.started.elapsed();
+        if elapsed > limits.hard_wall {
+            return Some(Stall::Starved);
+        }
+        let (cpu, running) = process_cpu(self.pid)?;
+        if cpu.saturating_sub(self.cpu_at_start.unwrap_or_default()) > limits.cpu {
+            return Some(Stall::Spinning);
+        }
+        // An engine never waits for anything outside itself: asleep mid-step for long is blocked for good.
+        self.asleep = match self.asleep {
+            Some((since, at)) if !running && cpu == at => Some((since, at)),
+            _ if !running => Some((Instant::now(), cpu)),
+            _ => None,
+        };
+        let blocked = self.asleep.is_some_and(|(since, _)| since.elapsed() > ASLEEP_FOR);
+        (blocked && elapsed > limits.blocked_after).then_some(Stall::Blocked)
+    }
+}
+
+/// CPU time used by process `pid` (all threads) and whether its main thread is running or runnable.
+fn process_cpu(pid: i32) -> Option<(Duration, bool)> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    // The command name is in parentheses and may hold spaces; fields follow the last ')'.
+    let fields: Vec<&str> = stat.rsplit_once(')')?.1.split_whitespace().collect();
+    let running = matches!(fields.first(), Some(&"R"));
+    let ticks: u64 = fields.get(11)?.parse::<u64>().ok()? + fields.get(12)?.parse::<u64>().ok()?;
+    // SAFETY: sysconf has no preconditions.
+    let per_second = unsafe { libc::sysconf(libc::_SC_CLK_TCK) }.max(1) as u64;
+    Some((Duration::from_millis(ticks * 1000 / per_second), running))
+}
+
+fn readable(stream: &UnixStream, timeout: Duration) -> bool {
+    use std::os::fd::AsRawFd;
+    let mut poll = libc::pollfd { fd: stream.as_raw_fd(), events: libc::POLLIN, revents: 0 };
+    // SAFETY: poll is a valid array of one pollfd.
+    unsafe { libc::poll(&mut poll, 1, timeout.as_millis() as i32) > 0 }
+}
+
+/// How long spawning an engine may take (it is a fork; this is for a zygote that hangs).
+const SPAWN_DEADLINE: Duration = Duration::from_secs(20);
+
+/// How long to wait for the zygote's report of how a dead engine ended.
+const EXIT_REPORT_DEADLINE: Duration = Duration::from_secs(5);
+
+/// How ended engines ended: (exit code, signal) by pid, and the pids of
+/// engines dropped while alive, whose reports nobody will ask for.
+#[derive(Default)]
+struct ExitBook {
+    reports: HashMap<i32, (Option<i32>, Option<i32>)>,
+    discard: HashSet<i32>,
+}
+
+type Exits = Arc<(Mutex<ExitBook>, Condvar)>;
+
+/// One zygote process and what it reported.
+struct Zygote {
+    control: Arc<OwnedFd>,
+    /// Spawn requests and their replies, one at a time.
+    spawn: Mutex<mpsc::Receiver<ControlReply>>,
+    exits: Exits,
+    process_id: u32,
+    _process: Mutex<Child>,
+}
+
+static ZYGOTES: Mutex<Vec<(usize, Arc<Zygote>)>> = Mutex::new(Vec::new());
+
+impl Zygote {
+    fn start(isolation: &Isolation, memory_limit: usize) -> Result<Zygote, EngineError> {
+        let startup = |error: std::io::Error| EngineError::Startup(format!("could not start the engine zygote: {error}"));
+        let (ours, theirs) = socket_pair(libc::SOCK_SEQPACKET).map_err(startup)?;
+        let mut command = Command::new(&isolation.executable);
+        command
+            .arg(ZYGOTE_ARGUMENT)
+            .arg(memory_limit.to_string())
+            // Nothing of modlearn's environment (API keys) reaches the engines.
+            .env_clear()
+            .env("V82JSC_NO_BC_CACHE", "1")
+            .stdin(Stdio::from(theirs))
+            .stdout(Stdio::null());
+        if let Some(value) = std::env::var_os("MODLEARN_WORKER_STDERR") {
+            command.env("MODLEARN_WORKER_STDERR", value);
+        } else {
+            command.stderr(Stdio::null());
+        }
+        let process = command.spawn().map_err(startup)?;
+        let control = Arc::new(ours);
+        let exits: Exits = Arc::new((Mutex::new(ExitBook::default()), Condvar::new()));
+        let (replies, spawn) = mpsc::channel();
+        let reader_control = Arc::clone(&control);
+        let reader_exits = Arc::clone(&exits);
+        std::thread::Builder::new()
+            .name("modlearn-zygote-reader".into())
+            .spawn(move || read_control(&reader_control, &reader_exits, &replies))
+            .map_err(startup)?;
+        let process_id = process.id();
+        Ok(Zygote { control, spawn: Mutex::new(spawn), exits, process_id, _process: Mutex::new(process) })
+    }
+
+    /// Forks an engine; returns its pid and modlearn's end of its socket.
+    fn spawn(&self, options: &EngineOptions) -> Result<(i32, OwnedFd), EngineError> {
+        let startup = |message: String| EngineError::Startup(format!("could not start an engine process: {message}"));
+        let (ours, theirs) = socket_pair(libc::SOCK_STREAM).map_err(|error| startup(error.to_string()))?;
+        let replies = self.spawn.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        use std::os::fd::AsRawFd;
+        send_packet(&*self.control, &ControlRequest::Spawn { options: Box::new(options.clone()) }, Some(theirs.as_raw_fd()))
+            .map_err(|error| startup(format!("the zygote is gone ({error})")))?;
+        drop(theirs);
+        match replies.recv_timeout(SPAWN_DEADLINE) {
+            Ok(ControlReply::Spawned { pid }) => Ok((pid, ours)),
+            Ok(ControlReply::SpawnFailed { message }) => Err(startup(message)),
+            Ok(ControlReply::Exited { .. }) => Err(startup("unexpected reply".to_owned())),
+            Err(_) => Err(startup("the zygote did not answer".to_owned())),
+        }
+    }
+
+    fn kill(&self, pid: i32) {
+        let _ = send_packet(&*self.control, &ControlRequest::Kill { pid }, None);
+    }
+
+    /// How engine `pid` ended: (exit code, signal), once the zygote reaped it.
+    fn exit_of(&self, pid: i32) -> Option<(Option<i32>, Option<i32>)> {
+        let (book, changed) = &*self.exits;
+        let book = book.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        let (mut book, _) = changed
+            .wait_timeout_while(book, EXIT_REPORT_DEADLINE, |book| !book.reports.contains_key(&pid))
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        book.reports.remove(&pid)
+    }
+
+    /// Kills an engine nobody needs any more and drops its exit report, now or when it comes.
+    fn discard(&self, pid: i32) {
+        self.kill(pid);
+        let (book, _) = &*self.exits;
+        let mut book = book.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        if book.reports.remove(&pid).is_none() {
+            book.discard.insert(pid);
+        }
+    }
+}
+
+fn read_control(control: &OwnedFd, exits: &Exits, replies: &mpsc::Sender<ControlReply>) {
+    while let Ok(Some((reply, _))) = receive_packet::<ControlReply>(control) {
+        match reply {
+            ControlReply::Exited { pid, code, signal } => {
+                let (book, changed) = &**exits;
+                let mut book = book.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+                if !book.discard.remove(&pid) {
+                    book.reports.insert(pid, (code, signal));
+                }
+                changed.notify_all();
+            }
+            other => {
+                if replies.send(other).is_err() {
+                    return;
+                }
+            }
+        }
+    }
+}
+
+/// The zygote for engines with this heap cap (the cap is fixed when a runtime boots).
+fn zygote_for(isolation: &Isolation, memory_limit: usize) -> Result<Arc<Zygote>, EngineError> {
+    let mut zygotes = ZYGOTES.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+    if let Some((_, zygote)) = zygotes.iter().find(|(limit, _)| *limit == memory_limit) {
+        return Ok(Arc::clone(zygote));
+    }
+    let zygote = Arc::new(Zygote::start(isolation, memory_limit)?);
+    zygotes.push((memory_limit, Arc::clone(&zygote)));
+    Ok(zygote)
+}
+
+/// The process ids of the zygotes running now.
+pub(crate) fn zygote_process_ids() -> Vec<u32> {
+    let zygotes = ZYGOTES.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+    zygotes.iter().map(|(_, zygote)| zygote.process_id).collect()
+}
+
+fn forget_zygote(zygote: &Arc<Zygote>) {
+    let mut zygotes = ZYGOTES.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+    zygotes.retain(|(_, other)| !Arc::ptr_eq(other, zygote));
+}
+
+/// An engine in a worker process.
+pub(crate) struct WorkerEngine {
+    zygote: Arc<Zygote>,
+    pid: i32,
+    reader: BufReader<UnixStream>,
+    writer: BufWriter<UnixStream>,
+    limits: OuterLimits,
+    /// Set once the process is gone: every later request fails with it.
+    gone: Option<EngineError>,
+}
+
+impl WorkerEngine {
+    pub(crate) fn spawn(isolation: &Isolation, options: &EngineOptions) -> Result<WorkerEngine, EngineError> {
+        let zygote = zygote_for(isolation, options.memory_limit)?;
+        let (pid, socket) = match zygote.spawn(options) {
+            Ok(spawned) => spawned,
+            Err(error) => {
+                // A broken zygote is replaced on the next attempt.
+                forget_zygote(&zygote);
+                return Err(error);
+            }
+        };
+        let stream = UnixStream::from(socket);
+        let writer = stream.try_clone().map_err(|error| EngineError::Startup(error.to_string()))?;
+        let mut engine = WorkerEngine {
+            zygote,
+            pid,
+            reader: BufReader::new(stream),
+            writer: BufWriter::new(writer),
+            limits: OuterLimits::for_budget(options.step_timeout),
+            gone: None,
+        };
+        engine.reader.get_ref().set_read_timeout(Some(SPAWN_DEADLINE)).map_err(|e| EngineError::Startup(e.to_string()))?;
+        match read_frame::<EngineReply>(&mut engine.reader) {
+            Ok(Some(EngineReply::Ready(Ok(())))) => Ok(engine),
+            Ok(Some(EngineReply::Ready(Err(error)))) => Err(error),
+            _ => Err(engine.ended("activate", None)),
+        }
+    }
+
+    pub(crate) fn process_id(&self) -> u32 {
+        self.pid as u32
+    }
+
+    pub(crate) fn load(&mut self, path: &Path, source: &str, keep_instance: bool) -> Result<String, EngineError> {
+        let request = EngineRequest::Load { path: path.to_path_buf(), source: source.to_owned(), keep_instance };
+        self.request(&request, "activate")
+    }
+
+    pub(crate) fn operate(&mut self, operation: Operation) -> Result<String, EngineError> {
+        let phase = operation.phase();
+        self.request(&EngineRequest::Operate(operation), phase)
+    }
+
+    pub(crate) fn call(&mut self, method: HostMethod, args: Value) -> Result<String, EngineError> {
+        self.request(&EngineRequest::Call { method, args }, "timer")
+    }
+
+    fn request(&mut self, request: &EngineRequest, phase: &str) -> Result<String, EngineError> {
+        if let Some(gone) = &self.gone {
+            return Err(gone.clone());
+        }
+        if write_frame(&mut self.writer, request).and_then(|()| self.writer.flush()).is_err() {
+            return Err(self.ended(phase, None));
+        }
+        let _ = self.reader.get_ref().set_read_timeout(None);
+        let mut step = StepWatch::start(self.pid);
+        loop {
+            if self.reader.buffer().is_empty() && !readable(self.reader.get_ref(), WATCH_INTERVAL) {
+                if let Some(stall) = step.stalled(&self.limits) {
+                    self.zygote.kill(self.pid);
+                    return Err(self.ended(phase, Some(stall)));
+                }
+                continue;
+            }
+            match read_frame::<EngineReply>(&mut self.reader) {
+                Ok(Some(EngineReply::Step { .. })) => step = StepWatch::start(self.pid),
+                Ok(Some(EngineReply::Done(result))) => return result,
+                Ok(Some(EngineReply::Ready(_))) | Ok(None) | Err(_) => return Err(self.ended(phase, None)),
+            }
+        }
+    }
+
+    /// The process is gone (or made so): why, as the error every later request gets.
+    fn ended(&mut self, phase: &str, stall: Option<Stall>) -> EngineError {
+        let exit = self.zygote.exit_of(self.pid);
+        let error = if let Some(stall) = stall {
+            let why = match stall {
+                Stall::Spinning => format!("kept running past its {} ms budget where it could not be stopped", self.limits.budget.as_millis()),
+                Stall::Blocked => "blocked and could never go on".to_owned(),
+                Stall::Starved => format!("did not finish within {} s of wall time", self.limits.hard_wall.as_secs()),
+            };
+            EngineError::Stopped {
+                fault: StopFault::Timeout,
+                phase: phase.to_owned(),
+                message: format!("mod code in the {phase} phase {why}; the engine process was killed"),
+            }
+        } else {
+            match exit {
+                Some((_, Some(signal))) if signal == libc::SIGXCPU => EngineError::Stopped {
+                    phase: phase.to_owned(),
+                    fault: StopFault::Timeout,
+                    message: format!("the engine process used up its CPU-time limit in the {phase} phase"),
+                },
+                // The kernel's out-of-memory killer sends SIGKILL; modlearn itself did not.
+                Some((_, Some(signal))) if signal == libc::SIGKILL => EngineError::Stopped {
+                    phase: phase.to_owned(),
+                    fault: StopFault::OutOfMemory,
+                    message: format!("the engine process was killed in the {phase} phase, most likely out of memory"),
+                },
+                Some((_, Some(signal))) => EngineError::Stopped {
+                    phase: phase.to_owned(),
+                    fault: StopFault::Crashed,
+                    message: format!("the engine process crashed in the {phase} phase (signal {})", signal_name(signal)),
+                },
+                Some((Some(code), None)) => EngineError::Stopped {
+                    phase: phase.to_owned(),
+                    fault: StopFault::Crashed,
+                    message: format!("the engine process exited in the {phase} phase (code {code})"),
+                },
+                _ => EngineError::Stopped {
+                    phase: phase.to_owned(),
+                    fault: StopFault::Crashed,
+                    message: format!("the engine process stopped answering in the {phase} phase"),
+                },
+            }
+        };
+        self.gone = Some(error.clone());
+        error
+    }
+}
+
+impl Drop for WorkerEngine {
+    fn drop(&mut self) {
+        if self.gone.is_none() {
+            // Closing the socket would end an idle engine; the kill also ends a busy one.
+            self.zygote.discard(self.pid);
+        }
+    }
+}
+
+fn signal_name(signal: i32) -> String {
+    let name = match signal {
+        libc::SIGSEGV => "SIGSEGV",
+        libc::SIGABRT => "SIGABRT",
+        libc::SIGBUS => "SIGBUS",
+        libc::SIGILL => "SIGILL",
+        libc::SIGFPE => "SIGFPE",
+        libc::SIGSYS => "SIGSYS",
+        libc::SIGTRAP => "SIGTRAP",
+        libc::SIGXFSZ => "SIGXFSZ",
+        _ => return signal.to_string(),
+    };
+    name.to_owned()
+}

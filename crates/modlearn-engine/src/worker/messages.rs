@@ -1,0 +1,85 @@
+//! What modlearn and its worker processes say to each other.
+
+use std::path::PathBuf;
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::engine::{EngineError, EngineOptions};
+use crate::protocol::{HostMethod, Operation};
+
+/// modlearn → zygote, one packet each.
+#[derive(Debug, Serialize, Deserialize)]
+pub(crate) enum ControlRequest {
+    /// Fork an engine; its end of the engine socket rides along.
+    Spawn {
+        /// The engine's settings (the heap cap is the zygote's own).
+        options: Box<EngineOptions>,
+    },
+    /// Kill an engine that is still running (the zygote knows it has not been reaped).
+    Kill {
+        /// The engine's process id.
+        pid: i32,
+    },
+}
+
+/// zygote → modlearn, one packet each.
+#[derive(Debug, Serialize, Deserialize)]
+pub(crate) enum ControlReply {
+    /// The engine process exists.
+    Spawned {
+        /// Its process id.
+        pid: i32,
+    },
+    /// `fork` failed.
+    SpawnFailed {
+        /// Why.
+        message: String,
+    },
+    /// An engine process ended.
+    Exited {
+        /// Its process id.
+        pid: i32,
+        /// Exit code, when it exited.
+        code: Option<i32>,
+        /// The signal that ended it, when one did.
+        signal: Option<i32>,
+    },
+}
+
+/// modlearn → engine process, one frame each.
+#[derive(Debug, Serialize, Deserialize)]
+pub(crate) enum EngineRequest {
+    /// [`crate::Engine::load`].
+    Load {
+        /// The candidate's path as given (it names the owner; the engine never opens it).
+        path: PathBuf,
+        /// Its text.
+        source: String,
+        /// Keep the module instance of an unchanged file (Letta's `/reload`).
+        keep_instance: bool,
+    },
+    /// Runs an operation step by step.
+    Operate(Operation),
+    /// Calls one host method.
+    Call {
+        /// Which.
+        method: HostMethod,
+        /// Its argument.
+        args: Value,
+    },
+}
+
+/// engine process → modlearn, one frame each.
+#[derive(Debug, Serialize, Deserialize)]
+pub(crate) enum EngineReply {
+    /// The engine is configured and sealed (or why it could not be).
+    Ready(Result<(), EngineError>),
+    /// A step of mod code starts: the wall-clock deadline starts again.
+    Step {
+        /// Its index in the operation.
+        index: usize,
+    },
+    /// The request's result: the host's JSON reply.
+    Done(Result<String, EngineError>),
+}

@@ -1,0 +1,85 @@
+//! Engines in worker processes. This test binary is its own zygote
+//! executable (`harness = false`), as the `modlearn` binary is in use.
+#![allow(clippy::print_stdout, reason = "test progress")]
+
+use std::time::{Duration, Instant};
+
+use modlearn_engine::protocol::{HostMethod, Operation};
+use modlearn_engine::{CandidateFile, EmitOutcome, Engine, EngineError, EngineOptions, StopFault};
+use serde_json::json;
+
+fn options() -> EngineOptions {
+    EngineOptions { step_timeout: Duration::from_millis(200), ..EngineOptions::default() }
+}
+
+fn load(engine: &mut Engine, dir: &std::path::Path, source: &str) {
+    let path = dir.join("mod.js");
+    std::fs::write(&path, source).unwrap();
+    engine.new_generation().unwrap();
+    let loaded = engine.load(&CandidateFile { path: &path, source }).unwrap();
+    assert!(loaded.loaded, "{:?}", engine.snapshot().unwrap().diagnostics);
+}
+
+fn tool_start() -> serde_json::Value {
+    json!({"agentId": "a", "conversationId": "c", "toolCallId": "t", "toolName": "Bash", "args": {"command": "ls"}})
+}
+
+fn an_engine_runs_in_a_process_of_its_own(dir: &std::path::Path) {
+    let mut engine = Engine::new(options()).unwrap();
+    let pid = engine.process_id().expect("a worker process");
+    assert_ne!(pid, std::process::id());
+    load(&mut engine, dir, "export function activate(letta) { letta.events.on('tool_start', (e) => ({ args: { ...e.args, seen: true } })); }");
+    let EmitOutcome::Emitted { event, .. } = engine.emit("tool_start", &tool_start()).unwrap() else { panic!("rejected") };
+    assert_eq!(event["args"]["seen"], true);
+    engine.dispose().unwrap();
+}
+
+fn the_protocol_tables_agree() {
+    let mut engine = Engine::new(options()).unwrap();
+    let (mut methods, mut operations) = engine.protocol_tables().unwrap();
+    let mut rust_methods: Vec<String> = HostMethod::ALL.iter().map(|m| m.as_str().to_owned()).collect();
+    let mut rust_operations: Vec<String> = Operation::NAMES.iter().map(|&name| name.to_owned()).collect();
+    for list in [&mut methods, &mut operations, &mut rust_methods, &mut rust_operations] {
+        list.sort();
+    }
+    assert_eq!(methods, rust_methods, "host methods in js/protocol.js and src/protocol.rs");
+    assert_eq!(operations, rust_operations, "operations in js/operations.js and src/protocol.rs");
+}
+
+fn a_native_loop_is_killed_from_outside(dir: &std::path::Path) {
+    let mut engine = Engine::new(options()).unwrap();
+    // includes() over 2^53 elements never checks for termination: only the wall-clock kill ends it.
+    load(&mut engine, dir, "export function activate(letta) { letta.events.on('tool_start', () => { Array.prototype.includes.call({ length: 2 ** 53 - 1 }, 1); }); }");
+    let started = Instant::now();
+    let error = engine.emit("tool_start", &tool_start()).unwrap_err();
+    assert!(matches!(&error, EngineError::Stopped { fault: StopFault::Timeout, phase, .. } if phase == "event"), "{error:?}");
+    assert!(started.elapsed() < Duration::from_secs(5), "killed after {:?}", started.elapsed());
+    // The engine is gone, and says why to every later request.
+    assert_eq!(engine.snapshot().unwrap_err().stop_fault(), Some(StopFault::Timeout));
+    // A new engine is unaffected.
+    an_engine_runs_in_a_process_of_its_own(dir);
+}
+
+fn engines_start_fast() {
+    let count = 20;
+    let started = Instant::now();
+    for _ in 0..count {
+        drop(Engine::new(options()).unwrap());
+    }
+    println!("engine start: {:.2} ms", started.elapsed().as_secs_f64() * 1000.0 / count as f64);
+}
+
+fn main() {
+    modlearn_engine::worker::serve_if_worker();
+    modlearn_engine::worker::isolate_engines(std::env::current_exe().unwrap());
+    let dir = tempfile::tempdir().unwrap();
+    an_engine_runs_in_a_process_of_its_own(dir.path());
+    println!("test an_engine_runs_in_a_process_of_its_own ... ok");
+    the_protocol_tables_agree();
+    println!("test the_protocol_tables_agree ... ok");
+    a_native_loop_is_killed_from_outside(dir.path());
+    println!("test a_native_loop_is_killed_from_outside ... ok");
+    engines_start_fast();
+    println!("test engines_start_fast ... ok");
+    println!("\ntest result: ok. 4 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out");
+}

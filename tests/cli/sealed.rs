@@ -1,0 +1,268 @@
+//! Sealed engines (issue 9): hostile candidates, each run beside a good one.
+//! Every run must end on its own, write `report.json`, leave the good
+//! candidate's verdict exactly as it is alone, stay within its disk bound,
+//! and never let the hostile candidate pass.
+
+use std::path::Path;
+use std::process::Stdio;
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+
+use crate::common::{TestContext, repo_root};
+
+const FIXTURES: &str = "tests/cli/fixtures/sealed";
+
+/// How long one hostile run may take, hangs included (the wall-clock kill
+/// ends a stuck step after three times its 250 ms budget plus half a second).
+const RUN_BOUND: Duration = Duration::from_secs(120);
+
+/// The most a run directory may hold.
+const DISK_BOUND: u64 = 8 << 20;
+
+fn eval(context: &TestContext, run: &str, spec: &str, candidates: &[&str]) -> (i32, Value, Duration) {
+    let run_dir = context.path(run);
+    let mut command = context.command(&["eval", spec]);
+    command.args(candidates).args(["--handler-timeout", "250ms", "--memory-limit", "32", "--json", "--run-dir"]);
+    // Files, not pipes: a pipe nobody reads while the run goes on fills up and stalls it.
+    let (stdout, stderr) = (context.path(&format!("{run}.stdout")), context.path(&format!("{run}.stderr")));
+    command.arg(&run_dir);
+    command.stdout(Stdio::from(std::fs::File::create(&stdout).unwrap()));
+    command.stderr(Stdio::from(std::fs::File::create(&stderr).unwrap()));
+    let started = Instant::now();
+    let mut child = command.spawn().expect("modlearn runs");
+    let status = loop {
+        if let Some(status) = child.try_wait().expect("wait") {
+            break status;
+        }
+        if started.elapsed() > RUN_BOUND {
+            let _ = child.kill();
+            panic!("`modlearn eval {spec} {candidates:?}` did not end within {RUN_BOUND:?}");
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    let code = status.code().unwrap_or_else(|| panic!("modlearn died: {status:?}"));
+    let report = std::fs::read_to_string(run_dir.join("report.json"))
+        .unwrap_or_else(|error| panic!("no report.json ({error}): {}", std::fs::read_to_string(&stderr).unwrap_or_default()));
+    let size = directory_size(&run_dir);
+    assert!(size < DISK_BOUND, "{run}: the run directory holds {size} bytes");
+    (code, serde_json::from_str(&report).unwrap(), started.elapsed())
+}
+
+fn directory_size(path: &Path) -> u64 {
+    std::fs::read_dir(path)
+        .unwrap()
+        .map(|entry| {
+            let entry = entry.unwrap();
+            let metadata = entry.metadata().unwrap();
+            if metadata.is_dir() { directory_size(&entry.path()) } else { metadata.len() }
+        })
+        .sum()
+}
+
+/// The verdict parts that must not depend on what else ran beside a candidate.
+fn comparable(attempt: &Value) -> Value {
+    let mut attempt = attempt.clone();
+    for key in ["candidateIndex", "candidatePath", "artifactsDir", "durationMs"] {
+        attempt.as_object_mut().unwrap().remove(key);
+    }
+    attempt
+}
+
+fn attempt<'a>(report: &'a Value, path: &str) -> &'a Value {
+    report["attempts"].as_array().unwrap().iter().find(|a| a["candidatePath"] == path).unwrap()
+}
+
+fn faults(attempt: &Value) -> Vec<String> {
+    attempt["diagnostics"].as_array().unwrap().iter().map(|d| d["fault"].as_str().unwrap().to_owned()).collect()
+}
+
+/// (attack, spec, good candidate, a fault the attack's diagnostics must show, if any).
+const ATTACKS: &[(&str, &str, &str, Option<&str>)] = &[
+    ("deep-nesting.ts", "specs/uv-pip.json", "candidates/uv-pip/good-return-args.ts", None),
+    ("abort-listener-loop.js", "specs/turn-reminder.json", "candidates/turn-reminder/good-push-disposer.js", Some("timeout")),
+    ("tojson-getter-loop.js", "specs/uv-pip.json", "candidates/uv-pip/good-return-args.ts", Some("timeout")),
+    ("proxy-args-loop.js", "specs/uv-pip.json", "candidates/uv-pip/good-return-args.ts", Some("timeout")),
+    ("overrides-intrinsics.js", "specs/uv-pip.json", "candidates/uv-pip/good-return-args.ts", None),
+    ("atomics-wait.js", "specs/uv-pip.json", "candidates/uv-pip/good-return-args.ts", None),
+    ("native-loop.js", "specs/uv-pip.json", "candidates/uv-pip/good-return-args.ts", Some("timeout")),
+    ("forges-judge.js", "specs/turn-reminder.json", "candidates/turn-reminder/good-push-disposer.js", None),
+    ("wasm-grow.js", "specs/uv-pip.json", "candidates/uv-pip/good-return-args.ts", None),
+    ("huge-messages.js", "specs/uv-pip.json", "candidates/uv-pip/good-return-args.ts", None),
+    ("reads-host-clues.js", "specs/turn-reminder.json", "candidates/turn-reminder/good-push-disposer.js", None),
+    ("forges-json-arrays.js", "specs/turn-reminder.json", "candidates/turn-reminder/good-push-disposer.js", None),
+    ("hides-promise-stack-limit.js", "specs/turn-reminder.json", "candidates/turn-reminder/good-push-disposer.js", None),
+    ("hides-promise-stack-prepare.js", "specs/turn-reminder.json", "candidates/turn-reminder/good-push-disposer.js", None),
+    ("forges-aborted.js", "specs/lifecycle.json", "candidates/lifecycle/good-notes.ts", None),
+    ("hides-global-growth.ts", "specs/lifecycle.json", "candidates/lifecycle/good-notes.ts", None),
+    ("wide-messages.js", "specs/turn-reminder.json", "candidates/turn-reminder/good-push-disposer.js", None),
+    ("chatty.js", "specs/uv-pip.json", "candidates/uv-pip/good-return-args.ts", None),
+    ("many-slow-handlers.js", "specs/turn-reminder.json", "candidates/turn-reminder/good-push-disposer.js", Some("timeout")),
+];
+
+#[test]
+fn no_hostile_candidate_takes_the_run_down_or_passes() {
+    let context = TestContext::new();
+    let mut alone = std::collections::BTreeMap::new();
+    for (attack, spec, good, expected_fault) in ATTACKS {
+        let good_verdict = alone.entry((*spec, *good)).or_insert_with(|| {
+            let (code, report, _) = eval(&context, &format!("alone-{}", attack), spec, &[good]);
+            assert_eq!(code, 0, "{good} passes {spec} alone");
+            comparable(&report["attempts"][0])
+        });
+        let attack_path = format!("{FIXTURES}/{attack}");
+        let (code, report, elapsed) = eval(&context, attack, spec, &[&attack_path, good]);
+        assert_eq!(code, 0, "{attack}: the good candidate is still selected");
+        assert_eq!(&comparable(attempt(&report, good)), good_verdict, "{attack}: the good candidate's verdict changed");
+        let hostile = attempt(&report, &attack_path);
+        assert_eq!(hostile["passed"], false, "{attack} passed");
+        assert_eq!(report["selected"]["candidatePath"], *good, "{attack} was selected");
+        if let Some(fault) = expected_fault {
+            assert!(faults(hostile).iter().any(|f| f == fault), "{attack}: no {fault} diagnostic in {:?}", faults(hostile));
+        }
+        eprintln!("{attack}: {:.1} s, hostile {}/{}", elapsed.as_secs_f64(), hostile["score"], hostile["maxScore"]);
+    }
+}
+
+#[test]
+fn a_forging_mod_is_judged_as_it_is() {
+    // The judge sees the interval each mod leaks, whatever the mod did to hide it.
+    let context = TestContext::new();
+    for forger in ["forges-judge.js", "forges-json-arrays.js"] {
+        let attack = format!("{FIXTURES}/{forger}");
+        let (_, report, _) = eval(&context, forger, "specs/turn-reminder.json", &[&attack]);
+        let checks: Vec<&Value> = report["attempts"][0]["scenarios"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .flat_map(|scenario| scenario["checks"].as_array().unwrap())
+            .collect();
+        let disposes = checks.iter().find(|check| check["type"] == "disposes_cleanly").expect("a disposes_cleanly check");
+        assert_eq!(disposes["passed"], false, "{forger}: {disposes}");
+        assert!(disposes["message"].as_str().unwrap().contains("interval"), "{forger}: {disposes}");
+    }
+}
+
+#[test]
+fn a_mod_cannot_choose_the_seed_it_is_judged_with() {
+    // A request that leaves out the seed must not read one from Object.prototype.
+    let context = TestContext::new();
+    let attack = format!("{FIXTURES}/forges-seed.js");
+    let (_, report, _) = eval(&context, "seed", "specs/lifecycle.json", &[&attack]);
+    let checks: Vec<&Value> = report["attempts"][0]["scenarios"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|scenario| scenario["checks"].as_array().unwrap())
+        .collect();
+    for kind in ["deterministic", "isolated_conversations"] {
+        let check = checks.iter().find(|check| check["type"] == kind).unwrap_or_else(|| panic!("a {kind} check"));
+        assert_eq!(check["passed"], false, "{check}");
+    }
+}
+
+#[test]
+fn host_clues_do_not_reach_mods() {
+    let context = TestContext::new();
+    let attack = format!("{FIXTURES}/reads-host-clues.js");
+    let (_, report, _) = eval(&context, "clues", "specs/turn-reminder.json", &[&attack]);
+    // What the mod saw, as it reported it in the messages it injected.
+    let seen = &report["attempts"][0]["scenarios"][1]["checks"][0]["details"]["finalInput"][0]["content"];
+    let seen = seen.as_str().unwrap_or_else(|| panic!("the mod reported nothing: {report}"));
+    let root = repo_root().display().to_string();
+    assert!(!seen.contains(&root) && !seen.contains("/tmp"), "a host path reached the mod: {seen}");
+    assert_eq!(
+        seen,
+        "file:///home/user/.letta/mods/reads-host-clues.js?load=2 | /home/user/.letta/mods/reads-host-clues.js | /home/user/.letta/mods | 0 | 0 | no Temporal"
+    );
+}
+
+#[test]
+fn an_oversized_candidate_is_judged_not_evaluated() {
+    let context = TestContext::new();
+    let huge = context.path("huge.js");
+    let mut source = String::from("export function activate(letta) {}\n");
+    while source.len() < 8 << 20 {
+        source.push_str(&format!("// {}\n", "y".repeat(1000)));
+    }
+    std::fs::write(&huge, source).unwrap();
+    let huge = huge.to_str().unwrap().to_owned();
+    let good = "candidates/uv-pip/good-return-args.ts";
+    let (code, report, _) = eval(&context, "huge", "specs/uv-pip.json", &[&huge, good]);
+    assert_eq!(code, 0);
+    let hostile = attempt(&report, &huge);
+    assert_eq!(hostile["passed"], false);
+    assert!(hostile.to_string().contains("candidates are at most 1024 KiB"), "{hostile}");
+}
+
+#[test]
+fn run_directories_have_one_owner() {
+    let context = TestContext::new();
+    let good = "candidates/uv-pip/good-return-args.ts";
+    // A file where the run directory should be: refused before any work.
+    let file = context.path("a-file");
+    std::fs::write(&file, "x").unwrap();
+    let rendered = context.run(&["eval", "specs/uv-pip.json", good, "--run-dir", file.to_str().unwrap()]);
+    assert_eq!(rendered.code, 2, "{}", rendered.text);
+    insta::assert_snapshot!("sealed-run-dir-is-a-file", rendered.text);
+    // A directory holding someone else's files.
+    let foreign = context.path("foreign");
+    std::fs::create_dir(&foreign).unwrap();
+    std::fs::write(foreign.join("report.md"), "mine").unwrap();
+    let rendered = context.run(&["eval", "specs/uv-pip.json", good, "--run-dir", foreign.to_str().unwrap()]);
+    assert_eq!(rendered.code, 2, "{}", rendered.text);
+    assert_eq!(std::fs::read_to_string(foreign.join("report.md")).unwrap(), "mine");
+    insta::assert_snapshot!("sealed-run-dir-not-empty", rendered.text);
+    // Two writers at once: the second is refused at once.
+    let shared = context.path("shared");
+    let slow = format!("{FIXTURES}/native-loop.js");
+    let mut first = context.command(&["eval", "specs/uv-pip.json", &slow, good, "--handler-timeout", "250ms", "--run-dir"]);
+    first.arg(&shared).stdout(Stdio::null()).stderr(Stdio::null());
+    let mut first = first.spawn().unwrap();
+    let lock = shared.join(".modlearn.lock");
+    let started = Instant::now();
+    while !lock.exists() && started.elapsed() < Duration::from_secs(30) {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let rendered = context.run(&["eval", "specs/uv-pip.json", good, "--run-dir", shared.to_str().unwrap()]);
+    assert_eq!(rendered.code, 2, "{}", rendered.text);
+    insta::assert_snapshot!("sealed-run-dir-busy", rendered.text);
+    assert!(first.wait().unwrap().success());
+}
+
+#[test]
+fn non_regular_files_and_outward_links_are_refused() {
+    let context = TestContext::new();
+    let fifo = context.path("fifo.js");
+    let status = std::process::Command::new("mkfifo").arg(&fifo).status().unwrap();
+    assert!(status.success());
+    let rendered = context.run(&["eval", "specs/uv-pip.json", fifo.to_str().unwrap()]);
+    assert_eq!(rendered.code, 2, "{}", rendered.text);
+    insta::assert_snapshot!("sealed-fifo-candidate", rendered.text);
+    let zero = context.path("zero.js");
+    std::os::unix::fs::symlink("/dev/zero", &zero).unwrap();
+    let rendered = context.run(&["eval", "specs/uv-pip.json", zero.to_str().unwrap()]);
+    assert_eq!(rendered.code, 2, "{}", rendered.text);
+    let outward = context.path("outward.js");
+    std::os::unix::fs::symlink(repo_root().join("candidates/uv-pip/good-return-args.ts"), &outward).unwrap();
+    let rendered = context.run(&["eval", "specs/uv-pip.json", outward.to_str().unwrap()]);
+    assert_eq!(rendered.code, 2, "{}", rendered.text);
+    insta::assert_snapshot!("sealed-outward-link", rendered.text);
+    let spec_fifo = context.path("spec.json");
+    let status = std::process::Command::new("mkfifo").arg(&spec_fifo).status().unwrap();
+    assert!(status.success());
+    let rendered = context.run(&["validate", spec_fifo.to_str().unwrap()]);
+    assert_eq!(rendered.code, 2, "{}", rendered.text);
+    let rendered = context.run(&["validate", "/dev/zero"]);
+    assert_eq!(rendered.code, 2, "{}", rendered.text);
+}
+
+#[test]
+fn nonsense_durations_are_usage_errors() {
+    let context = TestContext::new();
+    let rendered = context.run(&[
+        "eval", "specs/uv-pip.json", "candidates/uv-pip/good-return-args.ts", "--handler-timeout", "18446744073709551615s",
+    ]);
+    assert_eq!(rendered.code, 2, "{}", rendered.text);
+    insta::assert_snapshot!("sealed-nonsense-duration", rendered.text);
+}
