@@ -6,13 +6,12 @@
 
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
 use modlearn_propose::{ModelRef, ProposeError, Proposer, ToolChat};
-use modlearn_record::{RunLayout, RunWriter, WriteError, write_atomic};
+use modlearn_record::{WriteError, write_atomic};
 use modlearn_runner::{
-    EvalModel, EvalSettings, LearnEvent, LearnSettings, ModelEndpoint, Proposing, agent_proposing, candidate_places, learn,
-    report_from_attempts, write_candidate,
+    EvalModel, EvalSettings, JobStop, KeyHolder, LearnSettings, LearningJob, ModelEndpoint, Proposing, agent_proposing, run_learning_job,
 };
 use modlearn_spec::{LoadedSpec, ResolvedScenario};
 use modlearn_types::{RunReport, SpecSummary};
@@ -216,8 +215,6 @@ async fn run_job(context: &Context, job: Job) -> Result<JobOutcome, CompareError
         stop_at_perfect: false,
         ..LearnSettings::default()
     };
-    let layout = RunLayout::new(&dir, (comparison.candidates * comparison.rounds as usize).max(2));
-    let writer = RunWriter::new(layout.clone(), loaded.raw.clone(), loaded.spec.name.clone());
     let job_file = serde_json::json!({
         "kind": "modlearn_compare_job",
         "version": 1,
@@ -234,41 +231,27 @@ async fn run_job(context: &Context, job: Job) -> Result<JobOutcome, CompareError
     write_atomic(&dir.join("job.json"), format!("{}\n", serde_json::to_string_pretty(&job_file).expect("job serializes")))?;
 
     let scenarios = Arc::clone(&context.specs[job.spec].scenarios);
-    let spec_summary = SpecSummary {
+    let summary = SpecSummary {
         name: loaded.spec.name.clone(),
         slug: comparison.specs[job.spec].slug.clone(),
         path: comparison.specs[job.spec].path.clone(),
         scenarios: scenarios.len(),
     };
-    let target = loaded.spec.target_mod_name.clone().unwrap_or_else(|| format!("{}.ts", spec_summary.slug));
-    let candidate_path = candidate_places(layout, target);
-    let write_errors: Mutex<Vec<WriteError>> = Mutex::new(Vec::new());
-    let keep = |result: Result<(), WriteError>| {
-        if let Err(error) = result {
-            write_errors.lock().unwrap_or_else(|poison| poison.into_inner()).push(error);
+    let learning = LearningJob { spec: loaded, scenarios, summary, model: &model, proposing, settings: &settings, dir: &dir };
+    let learned = match run_learning_job(learning, &|_| {}).await {
+        Ok(learned) => learned,
+        Err(JobStop::Write(error)) => return Err(error.into()),
+        Err(JobStop::KeyRefused { error, holder }) => {
+            context.stopped.store(true, Ordering::SeqCst);
+            let flag = match (&comparison.eval_model, holder) {
+                (Some(eval_model), KeyHolder::EvalModel) => format!("--eval-model {eval_model}"),
+                _ => format!("--model {model_name}"),
+            };
+            return Err(fatal(error, &flag, &context.options.out));
         }
+        // Nothing interrupts a compare job on its own yet: it stays unfinished, as when a sibling stops.
+        Err(JobStop::Interrupted { .. }) => return Ok(not_run),
     };
-    let on_event = |event: LearnEvent<'_>| match event {
-        LearnEvent::RoundStarted { .. } => {}
-        LearnEvent::CandidateDone(candidate) => keep(write_candidate(&writer, candidate)),
-        LearnEvent::RoundDone { attempts, .. } => {
-            let report = report_from_attempts(spec_summary.clone(), attempts.to_vec(), None, None);
-            keep(writer.write_progress(&report));
-        }
-    };
-    let outcome = learn(&loaded.spec, scenarios, &model, proposing, &settings, &candidate_path, &on_event).await;
-    if let Some(error) = write_errors.into_inner().unwrap_or_else(|poison| poison.into_inner()).into_iter().next() {
-        return Err(error.into());
-    }
-    if let Some(error) = outcome.fatal {
-        context.stopped.store(true, Ordering::SeqCst);
-        let eval_refused = settings.eval.eval_model.as_ref().is_some_and(|model| model.halted());
-        let flag = match (&comparison.eval_model, eval_refused) {
-            (Some(eval_model), true) => format!("--eval-model {eval_model}"),
-            _ => format!("--model {model_name}"),
-        };
-        return Err(fatal(error, &flag, &context.options.out));
-    }
     // A sibling's refused key stops the comparison: this job's answers may be
     // cut short, so it stays unfinished and runs again next time.
     if limits.refused() || context.stopped.load(Ordering::SeqCst) {
@@ -276,15 +259,12 @@ async fn run_job(context: &Context, job: Job) -> Result<JobOutcome, CompareError
     }
     // A candidate whose proposal could not be obtained says nothing about the model: the job is
     // failed (no report.json, so the next compare with this `--out` runs it again), not ranked.
-    if let Some(candidate) = outcome.candidates.iter().find(|candidate| candidate.unanswered.is_some()) {
-        let reason = format!("candidate {:03}: {}", candidate.number, candidate.unanswered.as_deref().unwrap_or_default());
+    if let Some((candidate, reason)) = learned.first_unanswered() {
+        let reason = format!("candidate {:03}: {reason}", candidate.number);
         return Ok(JobOutcome { job, status: JobStatus::Failed, report: None, reason: Some(reason), resumed: false });
     }
-    let attempts = outcome.candidates.iter().map(|candidate| candidate.attempt.clone()).collect();
-    let mut report = report_from_attempts(spec_summary, attempts, outcome.selected, None);
-    report.learning = Some(outcome.learning);
-    writer.write_run(&report)?;
-    Ok(JobOutcome { job, status: JobStatus::Finished, report: Some(report), reason: None, resumed: false })
+    learned.write_report(&learned.report)?;
+    Ok(JobOutcome { job, status: JobStatus::Finished, report: Some(learned.report), reason: None, resumed: false })
 }
 
 /// The job's proposer: the model's cached client behind the comparison's

@@ -1,12 +1,15 @@
-//! One learned candidate's files in its run directory: the source, the
-//! per-scenario results, the manifest, the generation prompt, the model's
-//! answer and, for the agent proposer, the session transcript. `modlearn
-//! run` and every `modlearn compare` job write them the same way.
+//! One candidate's files in its run directory: the source, the per-scenario
+//! results and the manifest; for a learned candidate also the generation
+//! prompt, the model's answer and, for the agent proposer, the session
+//! transcript. `modlearn run`, every `modlearn compare` job and `modlearn
+//! eval` write them the same way.
 
 use modlearn_propose::TRANSCRIPT_FILE;
 use modlearn_record::{CandidateArtifacts, RunLayout, RunWriter, SessionFiles, WriteError};
 
-use crate::{CandidatePlace, LearnedCandidate};
+use modlearn_types::Attempt;
+
+use crate::{CandidateEvaluation, CandidatePlace, LearnedCandidate};
 
 /// Where candidate `number` of a learning run lives: `<its directory>/mods/<target>`,
 /// `target` being the mod's file name (the spec's `targetModName` or `<slug>.ts`).
@@ -23,12 +26,6 @@ pub fn candidate_places(layout: RunLayout, target: String) -> impl Fn(usize) -> 
 /// Writes `candidate`'s artifacts through `writer` (atomically, file by file).
 pub fn write_candidate(writer: &RunWriter, candidate: &LearnedCandidate) -> Result<(), WriteError> {
     let attempt = &candidate.attempt;
-    let file_name = candidate
-        .evaluation
-        .path
-        .file_name()
-        .map(|name| name.to_string_lossy().into_owned())
-        .unwrap_or_else(|| "candidate.ts".to_owned());
     let prompt: String = candidate
         .request
         .messages
@@ -59,11 +56,22 @@ pub fn write_candidate(writer: &RunWriter, candidate: &LearnedCandidate) -> Resu
         extra.push((TRANSCRIPT_FILE, session.transcript_jsonl()));
     }
     extra.push(("proposal.json", format!("{}\n", serde_json::to_string_pretty(&proposal).expect("proposal serializes"))));
-    let scenarios = &candidate.evaluation.scenarios;
+    write_evaluation(writer, attempt, &candidate.evaluation, extra)
+}
+
+/// Writes the files of a judged candidate, `extra` (name, text) beside them.
+pub(crate) fn write_evaluation(
+    writer: &RunWriter,
+    attempt: &Attempt,
+    evaluation: &CandidateEvaluation,
+    extra: Vec<(&str, String)>,
+) -> Result<(), WriteError> {
+    let file_name = evaluation.path.file_name().map_or_else(|| "candidate.ts".to_owned(), |name| name.to_string_lossy().into_owned());
+    let scenarios = &evaluation.scenarios;
     writer.write_candidate(&CandidateArtifacts {
         attempt,
         file_name: &file_name,
-        source: candidate.evaluation.source.as_deref(),
+        source: evaluation.source.as_deref(),
         consoles: scenarios.iter().map(|s| s.console.as_slice()).collect(),
         extra,
         sessions: scenarios

@@ -48,10 +48,8 @@ pub struct LearnSettings {
     /// round draws all its candidates whatever their timing, so a
     /// comparison's pass@k has a fixed n; either way no later round starts.
     pub stop_at_perfect: bool,
-    /// Set to `true` to stop the run (Ctrl-C): nothing more is asked,
-    /// requests in flight are dropped, candidates being judged finish and are
-    /// reported, and no round is completed after it, so the run can resume.
-    pub interrupt: Option<Arc<tokio::sync::watch::Sender<bool>>>,
+    /// Stops the run from outside.
+    pub interrupt: Interrupt,
 }
 
 impl Default for LearnSettings {
@@ -67,7 +65,7 @@ impl Default for LearnSettings {
             evidence_budget: DEFAULT_EVIDENCE_BUDGET,
             seed_offset: 0,
             stop_at_perfect: true,
-            interrupt: None,
+            interrupt: Interrupt::new(),
         }
     }
 }
@@ -123,14 +121,85 @@ pub struct LearnOutcome {
     pub learning: Learning,
     /// Index (into `candidates`) of the selected one.
     pub selected: Option<usize>,
-    /// An error that stopped the run at once (the model API refused the
-    /// key): `candidates` are those finished before it, whose artifacts are
-    /// whole; no round was completed after it, so nothing more should be
-    /// written and the run can be resumed once the key is fixed.
-    pub fatal: Option<ProposeError>,
-    /// The run was stopped through [`LearnSettings::interrupt`]: as with
-    /// `fatal`, the candidates are the finished ones and the run can resume.
-    pub interrupted: bool,
+    /// Why the run ended. After [`Stop::KeyRefused`] and [`Stop::Interrupted`]
+    /// `candidates` are those finished before it, whose artifacts are whole;
+    /// no round was completed after it, so nothing more should be written and
+    /// the run can be resumed.
+    pub stop: Stop,
+}
+
+/// Why a run ended: a fixed set the caller renders, never a string to parse.
+#[derive(Debug)]
+pub enum Stop {
+    /// Every planned round ran.
+    RoundsComplete,
+    /// A candidate scored perfectly.
+    PerfectScore,
+    /// `--max-usd` is spent.
+    BudgetSpent,
+    /// Not one proposal of a round got an answer: the endpoint is unreachable or refuses every
+    /// request (each candidate's error says how); later rounds would fail the same way.
+    EndpointUnreachable,
+    /// The API refused a key (HTTP 401/403): no later request can succeed.
+    KeyRefused {
+        /// What the server said, with the hint of what to fix.
+        error: ProposeError,
+        /// Whose key.
+        holder: KeyHolder,
+    },
+    /// [`Interrupt::interrupt`] was called: requests in flight were dropped.
+    Interrupted,
+}
+
+/// Whose key the API refused.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum KeyHolder {
+    /// The proposing model's (`--model`).
+    Proposer,
+    /// The eval model's (`--eval-model`).
+    EvalModel,
+}
+
+impl Stop {
+    /// The words `report.json` keeps in `learning.stopped`.
+    pub fn as_str(&self) -> &'static str {
+        match self {
+            Stop::RoundsComplete => "rounds complete",
+            Stop::PerfectScore => "perfect score",
+            Stop::BudgetSpent => "budget spent",
+            Stop::EndpointUnreachable => NO_ANSWERS,
+            Stop::KeyRefused { .. } => "the model API refused the key",
+            Stop::Interrupted => "interrupted",
+        }
+    }
+
+    /// Whether the run stopped before a report can be written (a refused key, an interrupt):
+    /// it is resumable, and nothing but whole candidates is on disk.
+    pub fn is_cut_short(&self) -> bool {
+        matches!(self, Stop::KeyRefused { .. } | Stop::Interrupted)
+    }
+}
+
+/// Stops a run from outside (Ctrl-C): nothing more is asked, requests in flight are dropped, the
+/// round stays unfinished, and the run ends with [`Stop::Interrupted`].
+#[derive(Clone, Debug, Default)]
+pub struct Interrupt(Arc<tokio::sync::watch::Sender<bool>>);
+
+impl Interrupt {
+    /// A handle that has not been triggered.
+    pub fn new() -> Interrupt {
+        Interrupt::default()
+    }
+
+    /// Stops the run.
+    pub fn interrupt(&self) {
+        self.0.send_replace(true);
+    }
+
+    /// Whether [`Interrupt::interrupt`] was called.
+    pub fn is_interrupted(&self) -> bool {
+        *self.0.borrow()
+    }
 }
 
 /// Where one candidate lives.
@@ -165,20 +234,19 @@ pub async fn learn(
     // One ledger for proposals and the eval model's turns, so `--max-usd` bounds both.
     let spent = settings.eval.eval_model.as_ref().map_or_else(|| Arc::new(Mutex::new(0f64)), |model| model.spent());
     let proposing: Proposing = proposer.into();
-    let mut stopped = "rounds complete".to_owned();
-    let mut fatal: Option<ProposeError> = None;
+    let mut stop = Stop::RoundsComplete;
+    let mut fatal: Option<(ProposeError, KeyHolder)> = None;
     let evaluations = Arc::new(Semaphore::new(settings.eval.jobs.max(1)));
     let requests = Arc::new(Semaphore::new(settings.concurrency.max(1)));
-    // Set when the API refuses the key: nothing more is asked, requests in
-    // flight are dropped, answers already in are still judged and recorded.
-    // An interrupt uses the same channel.
-    let halt = settings.interrupt.clone().unwrap_or_else(|| Arc::new(tokio::sync::watch::Sender::new(false)));
-    let mut interrupted = false;
+    // Set when the API refuses the key or the run is interrupted: nothing more
+    // is asked, requests in flight are dropped, answers already in are still
+    // judged and recorded.
+    let halt = Arc::clone(&settings.interrupt.0);
 
     for round in 1..=settings.rounds {
-        if *halt.borrow() {
-            interrupted = true;
-            stopped = "interrupted".to_owned();
+        // Interrupted between rounds (or before the first): no round is started.
+        if settings.interrupt.is_interrupted() {
+            stop = Stop::Interrupted;
             break;
         }
         on_event(LearnEvent::RoundStarted { round });
@@ -270,7 +338,7 @@ pub async fn learn(
                     Ok(answer) => answer,
                     Err(error) => {
                         halt.send_replace(true);
-                        return Task::Fatal(error);
+                        return Task::Fatal(error, KeyHolder::Proposer);
                     }
                 };
                 drop(permit);
@@ -284,7 +352,7 @@ pub async fn learn(
                 // The eval model's key was refused: the verdict is incomplete, the run stops.
                 if let Some(model) = eval_model.filter(|model| model.halted()) {
                     halt.send_replace(true);
-                    return model.take_fatal().map_or(Task::Halted, Task::Fatal);
+                    return model.take_fatal().map_or(Task::Halted, |error| Task::Fatal(error, KeyHolder::EvalModel));
                 }
                 Task::Done(Box::new(judged))
             });
@@ -309,10 +377,10 @@ pub async fn learn(
                     skipped = true;
                     continue;
                 }
-                Task::Fatal(error) => {
+                Task::Fatal(error, holder) => {
                     // No later request can succeed: the round stays
                     // unfinished, so a resumed run asks again.
-                    fatal.get_or_insert(error);
+                    fatal.get_or_insert((error, holder));
                     continue;
                 }
                 Task::Halted => continue,
@@ -338,13 +406,12 @@ pub async fn learn(
         per_round.push(totals(&round_candidates));
         let none_answered = !skipped && !round_candidates.is_empty() && round_candidates.iter().all(|c| c.unanswered.is_some());
         candidates.extend(round_candidates);
-        if fatal.is_some() {
-            stopped = "the model API refused the key".to_owned();
+        if let Some((error, holder)) = fatal.take() {
+            stop = Stop::KeyRefused { error, holder };
             break;
         }
-        if *halt.borrow() {
-            interrupted = true;
-            stopped = "interrupted".to_owned();
+        if settings.interrupt.is_interrupted() {
+            stop = Stop::Interrupted;
             break;
         }
         let attempts: Vec<Attempt> = candidates.iter().map(|c| c.attempt.clone()).collect();
@@ -352,15 +419,15 @@ pub async fn learn(
         // Not one answer in a whole round: the endpoint is down or refuses every request, and
         // later rounds would only fail the same way.
         if none_answered {
-            stopped = NO_ANSWERS.to_owned();
+            stop = Stop::EndpointUnreachable;
             break;
         }
         if perfect {
-            stopped = "perfect score".to_owned();
+            stop = Stop::PerfectScore;
             break;
         }
         if skipped || settings.max_usd.is_some_and(|max| *spent.lock().unwrap_or_else(|p| p.into_inner()) >= max) {
-            stopped = "budget spent".to_owned();
+            stop = Stop::BudgetSpent;
             break;
         }
     }
@@ -371,11 +438,11 @@ pub async fn learn(
         rounds_planned: settings.rounds,
         rounds_run: per_round.len() as u32,
         candidates_per_round: settings.candidates,
-        stopped,
+        stopped: stop.as_str().to_owned(),
         usage: sum_totals(&per_round),
         per_round,
     };
-    LearnOutcome { candidates, learning, selected, fatal, interrupted }
+    LearnOutcome { candidates, learning, selected, stop }
 }
 
 /// `Learning::stopped` when a whole round got no answer.
@@ -387,8 +454,8 @@ enum Task {
     Skipped,
     /// Proposed and judged.
     Done(Box<LearnedCandidate>),
-    /// The run must stop.
-    Fatal(ProposeError),
+    /// The run must stop: whose key was refused.
+    Fatal(ProposeError, KeyHolder),
     /// Dropped because the run stops.
     Halted,
 }

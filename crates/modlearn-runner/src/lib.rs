@@ -1,14 +1,16 @@
 //! The runner: ties the stages together. For `modlearn eval` it evaluates
 //! candidate files in parallel (rayon, one engine per candidate); for
 //! `modlearn run` it runs rounds of proposals (tokio) and evaluates each as
-//! it arrives. It builds the run report; files are written by
-//! `modlearn-record` (the runner hands it a learned candidate's artifacts).
+//! it arrives. Either way one job (job.rs) owns the run directory, builds
+//! the run report and ends with a typed stop; files are written by
+//! `modlearn-record`.
 #![deny(missing_docs)]
 
 mod artifacts;
 mod clients;
 mod eval_model;
 mod evaluate;
+mod job;
 mod learn;
 mod plan;
 mod proposing;
@@ -22,6 +24,12 @@ pub use evaluate::{
 pub use artifacts::{candidate_places, write_candidate};
 pub use clients::{ModelEndpoint, agent_proposing, cache_scope};
 pub use eval_model::EvalModel;
-pub use learn::{CandidatePathFn, CandidatePlace, LearnEvent, LearnOutcome, LearnSettings, LearnedCandidate, NO_ANSWERS, learn};
+pub use learn::{
+    CandidatePathFn, CandidatePlace, Interrupt, KeyHolder, LearnEvent, LearnOutcome, LearnSettings, LearnedCandidate, NO_ANSWERS, Stop, learn,
+};
+pub use job::{
+    EvaluatedJob, EvaluationJob, FinishedJob, JobProgress, JobStop, JudgedFile, LearnedJob, LearningJob, run_evaluation_job, run_learning_job,
+    target_file_name,
+};
 pub use proposing::{AgentProposing, Proposing};
 pub use report::{attempt_from, build_report, report_from_attempts};

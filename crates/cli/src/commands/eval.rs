@@ -1,10 +1,8 @@
 //! `modlearn eval`: judge existing candidate files against a spec.
 
 use std::path::Path;
-use std::sync::Mutex;
 
-use modlearn_record::{CandidateArtifacts, RunLayout, RunWriter, WriteError, copy_atomic};
-use modlearn_runner::{CandidateEvaluation, attempt_from, build_report, evaluate_candidates};
+use modlearn_runner::{EvaluationJob, JobStop, run_evaluation_job};
 use modlearn_spec::spec_slug;
 use modlearn_types::SpecSummary;
 
@@ -17,7 +15,7 @@ pub fn run(mut args: EvalArgs) -> Result<u8, CliError> {
     args.candidates = expand_dirs(&args.candidates)?;
     super::check_candidates(&args.candidates)?;
     if let Some(promote) = &args.promote {
-        check_promote_target(promote)?;
+        super::check_promote_target(promote)?;
     }
     let scenarios = super::scenarios_with_envs(&loaded)?;
     let slug = spec_slug(&loaded.spec);
@@ -37,64 +35,27 @@ pub fn run(mut args: EvalArgs) -> Result<u8, CliError> {
     });
     // Every input is checked: the directory is claimed before any work is done.
     let _claim = super::claim_run_dir(&run_dir, modlearn_record::Continuing::Nothing)?;
-    let layout = RunLayout::new(&run_dir, args.candidates.len());
-    let writer = RunWriter::new(layout.clone(), loaded.raw.clone(), loaded.spec.name.clone());
-
-    let bar = printer::Progress::bar(args.candidates.len(), "evaluating");
-    let write_errors: Mutex<Vec<WriteError>> = Mutex::new(Vec::new());
-    let halted = || settings.eval_model.as_ref().is_some_and(|model| model.halted());
-    let on_done = |evaluation: &CandidateEvaluation| {
-        // Each candidate's artifacts land as soon as it is judged; none once the eval model's
-        // key was refused (its verdicts are incomplete).
-        if halted() {
-            bar.inc();
-            return;
-        }
-        if let Err(error) = write_candidate(&writer, &layout, evaluation) {
-            write_errors.lock().unwrap_or_else(|poison| poison.into_inner()).push(error);
-        }
-        bar.inc();
-    };
-    let evaluations = evaluate_candidates(&scenarios, &args.candidates, &settings, &on_done);
-    bar.finish();
-    drop(runtime);
-    if let Some(error) = settings.eval_model.as_ref().and_then(|model| model.take_fatal()) {
-        return Err(super::eval_model::fatal(error));
-    }
-    if let Some(error) = write_errors.into_inner().unwrap_or_else(|poison| poison.into_inner()).into_iter().next() {
-        return Err(error.into());
-    }
-
-    let spec = SpecSummary {
+    let summary = SpecSummary {
         name: loaded.spec.name.clone(),
         slug,
         path: args.spec.display().to_string(),
         scenarios: scenarios.len(),
     };
-    let mut report = build_report(spec, &evaluations, &|index| layout.candidate_relative(index), None);
-    if let (Some(target), Some(selected), true) = (&args.promote, &report.selected, report.passed) {
-        copy_atomic(Path::new(&selected.candidate_path), target)?;
-        report.promoted_to = Some(target.display().to_string());
-    }
+    let bar = printer::Progress::bar(args.candidates.len(), "evaluating");
+    let job = EvaluationJob { spec: &loaded, scenarios: &scenarios, summary, candidates: &args.candidates, settings: &settings, dir: &run_dir };
+    let evaluated = run_evaluation_job(job, &|_| bar.inc());
+    bar.finish();
+    drop(runtime);
+    let evaluated = evaluated.map_err(|stop| match stop {
+        JobStop::KeyRefused { error, .. } => super::eval_model::fatal(error),
+        JobStop::Write(error) => error.into(),
+        JobStop::Interrupted { .. } => unreachable!("nothing interrupts an evaluation"),
+    })?;
+    let mut report = evaluated.report.clone();
+    evaluated.promote(&mut report, args.promote.as_deref())?;
+    evaluated.write_report(&report)?;
     let unrun = super::prompt_checks_not_run(&scenarios, settings.eval_model.is_some());
-    super::finish_run(&writer, &report, args.json, unrun)
-}
-
-fn write_candidate(writer: &RunWriter, layout: &RunLayout, evaluation: &CandidateEvaluation) -> Result<(), WriteError> {
-    let attempt = attempt_from(evaluation, layout.candidate_relative(evaluation.index));
-    let file_name = evaluation
-        .path
-        .file_name()
-        .map(|name| name.to_string_lossy().into_owned())
-        .unwrap_or_else(|| "candidate.js".to_owned());
-    writer.write_candidate(&CandidateArtifacts {
-        attempt: &attempt,
-        file_name: &file_name,
-        source: evaluation.source.as_deref(),
-        consoles: evaluation.scenarios.iter().map(|scenario| scenario.console.as_slice()).collect(),
-        extra: Vec::new(),
-        sessions: evaluation.scenarios.iter().map(|s| s.session.as_ref().map(|o| modlearn_record::SessionFiles { trace: &o.trace, result: &o.result, files: &o.files })).collect(),
-    })
+    super::print_run(&report, &run_dir, args.json, unrun)
 }
 
 /// Files stay where they are in the list; a directory becomes the mods in it,
@@ -110,12 +71,4 @@ fn expand_dirs(inputs: &[std::path::PathBuf]) -> Result<Vec<std::path::PathBuf>,
         }
     }
     Ok(paths)
-}
-
-fn check_promote_target(target: &Path) -> Result<(), CliError> {
-    if target.is_dir() {
-        return Err(CliError::usage(format!("`--promote {}` is a directory", target.display()))
-            .hint("give the file path the selected candidate should be copied to"));
-    }
-    Ok(())
 }

@@ -196,16 +196,13 @@ fn reserve_dir(parent: &std::path::Path, name: &str) -> Result<std::path::PathBu
     unreachable!("some suffix is free")
 }
 
-/// Writes the run-level files, prints the report (table or `--json`) and
-/// returns the exit code: shared by `eval` and `run`. `unrun` is what
-/// [`prompt_checks_not_run`] found.
-fn finish_run(
-    writer: &modlearn_record::RunWriter,
+/// Prints a written run's report (table or `--json`) and returns the exit code.
+fn print_run(
     report: &modlearn_types::RunReport,
+    run_dir: &std::path::Path,
     json: bool,
     unrun: Option<(usize, usize)>,
 ) -> Result<u8, CliError> {
-    writer.write_run(report)?;
     if let Some((checks, scenarios)) = unrun {
         // Without this a correct mod fails with no word on the terminal why.
         eprintln!(
@@ -216,7 +213,7 @@ fn finish_run(
     if json {
         println!("{}", serde_json::to_string_pretty(report).expect("report serializes"));
     } else {
-        print!("{}", crate::printer::summary(report, writer.layout().root()));
+        print!("{}", crate::printer::summary(report, run_dir));
     }
     Ok(exit_code(report))
 }
@@ -242,4 +239,13 @@ fn exit_code(report: &modlearn_types::RunReport) -> u8 {
     } else {
         crate::exit::FAILURE
     }
+}
+
+/// `--promote PATH` must name a file, not a directory.
+pub(super) fn check_promote_target(target: &std::path::Path) -> Result<(), CliError> {
+    if target.is_dir() {
+        return Err(CliError::usage(format!("`--promote {}` is a directory", target.display()))
+            .hint("give the file path the selected candidate should be copied to"));
+    }
+    Ok(())
 }

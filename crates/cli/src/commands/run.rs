@@ -1,73 +1,23 @@
 //! `modlearn run`: the main job. Ask a model for candidates in rounds,
 //! judge each as it arrives, write everything as it happens, keep the best.
 
-use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex};
+use std::path::Path;
+use std::sync::Arc;
 use std::time::Duration;
 
 use modlearn_propose::{ModelRef, ProviderKind};
-use modlearn_record::{RunLayout, RunWriter, WriteError, copy_atomic, write_atomic};
-use modlearn_runner::{LearnEvent, ModelEndpoint, LearnSettings, LearnedCandidate, candidate_places, learn, report_from_attempts, write_candidate};
-use modlearn_spec::{LoadedSpec, spec_slug};
-use modlearn_types::{RunReport, SpecSummary};
-use serde::{Deserialize, Serialize};
+use modlearn_runner::{JobProgress, JobStop, KeyHolder, LearnSettings, LearnedCandidate, LearningJob, ModelEndpoint, run_learning_job};
+use modlearn_spec::spec_slug;
+use modlearn_types::SpecSummary;
 
-use crate::cli::{ProposerKind, RunArgs};
+use crate::cli::RunArgs;
 use crate::exit::CliError;
 use crate::printer;
 
 pub(super) mod proposer;
+mod settings;
 
-/// The model used when none is configured: small enough to ship, too small to be good.
-const DEFAULT_MODEL: &str = "local:smollm2-135m";
-
-/// Everything needed to run (or resume) a run, stored as `run.json`.
-#[derive(Clone, Debug, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct RunState {
-    kind: String,
-    version: u32,
-    spec_path: String,
-    model: String,
-    base_url: Option<String>,
-    candidates: usize,
-    rounds: u32,
-    concurrency: usize,
-    max_usd: Option<f64>,
-    promote: Option<PathBuf>,
-    cache_dir: PathBuf,
-    prices: Option<PathBuf>,
-    max_tokens: u32,
-    temperature: f32,
-    handler_timeout_ms: u64,
-    memory_limit_mib: u64,
-    jobs: Option<u64>,
-    /// Absent in runs from before `--proposer` existed.
-    #[serde(default = "completion")]
-    proposer: ProposerKind,
-    #[serde(default = "default_agent_steps")]
-    agent_steps: u32,
-    /// The agent of prompt scenarios (`--eval-model`), and its API's base when not `base_url`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    eval_model: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    eval_base_url: Option<String>,
-    /// `--seed`: which set of samples (0, the default, is left out of the file).
-    #[serde(default, skip_serializing_if = "is_zero")]
-    seed: u64,
-}
-
-fn is_zero(seed: &u64) -> bool {
-    *seed == 0
-}
-
-fn completion() -> ProposerKind {
-    ProposerKind::Completion
-}
-
-fn default_agent_steps() -> u32 {
-    modlearn_propose::AgentLimits::default().max_steps
-}
+use settings::{RunState, new_state, resume_state};
 
 pub fn run(args: RunArgs) -> Result<u8, CliError> {
     let (state, run_dir, loaded) = match &args.resume {
@@ -90,11 +40,6 @@ pub fn run(args: RunArgs) -> Result<u8, CliError> {
     let scenarios = Arc::new(super::scenarios_with_envs(&loaded)?);
     let slug = spec_slug(&loaded.spec);
     let planned = state.candidates * state.rounds as usize;
-    let layout = RunLayout::new(&run_dir, planned.max(2));
-    let writer = RunWriter::new(layout.clone(), loaded.raw.clone(), loaded.spec.name.clone());
-    write_atomic(&run_dir.join("run.json"), format!("{}\n", serde_json::to_string_pretty(&state).expect("state serializes")))?;
-
-    let target = target_file_name(&loaded);
     let spec_summary = SpecSummary {
         name: loaded.spec.name.clone(),
         slug,
@@ -124,7 +69,9 @@ pub fn run(args: RunArgs) -> Result<u8, CliError> {
         let eval_endpoint = ModelEndpoint { base_url: wanted.base_url, ..endpoint };
         super::prices::check(&super::eval_model::check(eval_model)?, "--eval-model", &eval_endpoint, state.max_usd)?;
     }
-    let interrupt = Arc::new(tokio::sync::watch::Sender::new(false));
+    // Everything is checked: only now is anything written.
+    state.write(&run_dir)?;
+    let interrupt = modlearn_runner::Interrupt::new();
     let settings = LearnSettings {
         candidates: state.candidates,
         rounds: state.rounds,
@@ -134,7 +81,7 @@ pub fn run(args: RunArgs) -> Result<u8, CliError> {
         temperature: state.temperature,
         eval: defaults,
         seed_offset: state.seed * SEED_STRIDE,
-        interrupt: Some(Arc::clone(&interrupt)),
+        interrupt: interrupt.clone(),
         ..LearnSettings::default()
     };
 
@@ -147,72 +94,68 @@ pub fn run(args: RunArgs) -> Result<u8, CliError> {
         tokio::signal::unix::signal(tokio::signal::unix::SignalKind::interrupt())
             .map_err(|error| CliError::usage(format!("cannot listen for Ctrl-C: {error}")))?
     };
-    let (stopping, said) = (Arc::clone(&interrupt), bar.clone());
+    let (stopping, said) = (interrupt.clone(), bar.clone());
     tokio.spawn(async move {
         sigint.recv().await;
         said.line("interrupted: stopping; candidates being judged are finished and kept (Ctrl-C again to exit at once)");
-        stopping.send_replace(true);
+        stopping.interrupt();
         sigint.recv().await;
         said.finish();
         eprintln!("interrupted again: exiting without waiting");
         std::process::exit(i32::from(INTERRUPTED));
     });
-    let write_errors: Mutex<Vec<WriteError>> = Mutex::new(Vec::new());
-    let keep = |result: Result<(), WriteError>| {
-        if let Err(error) = result {
-            write_errors.lock().unwrap_or_else(|poison| poison.into_inner()).push(error);
-        }
-    };
-    let candidate_path = candidate_places(layout.clone(), target);
-    let on_event = |event: LearnEvent<'_>| match event {
-        LearnEvent::RoundStarted { round } => {
+    let on_progress = |progress: JobProgress<'_>| match progress {
+        JobProgress::RoundStarted { round } => {
             bar.status(&format!("round {round}/{rounds}: asking `{model}` for {} candidate(s)", state.candidates));
         }
-        LearnEvent::CandidateDone(candidate) => {
-            keep(write_candidate(&writer, candidate));
-            bar.candidate(&candidate.attempt);
-        }
-        LearnEvent::RoundDone { round, attempts } => {
-            bar.round_done(round, rounds, attempts);
-            let report = report_from_attempts(spec_summary.clone(), attempts.to_vec(), None, None);
-            keep(writer.write_progress(&report));
+        JobProgress::CandidateDone(candidate) => bar.candidate(&candidate.attempt),
+        JobProgress::RoundDone { round, attempts } => bar.round_done(round, rounds, attempts),
+    };
+    let job = LearningJob {
+        spec: &loaded,
+        scenarios: Arc::clone(&scenarios),
+        summary: spec_summary,
+        model: &model,
+        proposing: proposer,
+        settings: &settings,
+        dir: &run_dir,
+    };
+    let outcome = tokio.block_on(run_learning_job(job, &on_progress));
+    bar.finish();
+    let learned = match outcome {
+        Ok(learned) => learned,
+        Err(stop) => {
+            // A proposal still being generated (the embedded model) is not waited for.
+            tokio.shutdown_background();
+            return stopped(stop, &run_dir);
         }
     };
-    let outcome = tokio.block_on(learn(&loaded.spec, Arc::clone(&scenarios), &model, proposer, &settings, &candidate_path, &on_event));
-    bar.finish();
-    if let Some(error) = write_errors.into_inner().unwrap_or_else(|poison| poison.into_inner()).into_iter().next() {
-        return Err(error.into());
-    }
-    if let Some(error) = outcome.fatal {
-        let eval_refused = settings.eval.eval_model.as_ref().is_some_and(|model| model.halted());
-        return Err(if eval_refused {
-            let resume = format!(
-                "then continue with `modlearn run --resume {}` (it keeps the eval model; answers already received are not asked for again)",
+    replay_note(&learned.candidates);
+
+    let mut report = learned.report.clone();
+    learned.promote(&mut report, state.promote.as_deref())?;
+    learned.write_report(&report)?;
+    let unrun = super::prompt_checks_not_run(&scenarios, settings.eval.eval_model.is_some());
+    super::print_run(&report, &run_dir, args.json, unrun)
+}
+
+/// What to tell the user when the run stopped before its report: an interrupt is
+/// the user's own doing (exit 130 and how to go on); the rest are errors.
+fn stopped(stop: JobStop, run_dir: &Path) -> Result<u8, CliError> {
+    let resume = |what: &str| format!("then continue with `modlearn run --resume {}` ({what})", run_dir.display());
+    Err(match stop {
+        JobStop::Interrupted { finished } => {
+            eprintln!(
+                "stopped after {finished} candidate(s); continue with `modlearn run --resume {}` (answers already received are not asked for again)",
                 run_dir.display()
             );
-            super::eval_model::fatal(error).hint(resume)
-        } else {
-            proposer::fatal(error, &run_dir)
-        });
-    }
-    if outcome.interrupted {
-        // A proposal still being generated (the embedded model) is not waited for.
-        tokio.shutdown_background();
-        eprintln!(
-            "stopped after {} candidate(s); continue with `modlearn run --resume {}` (answers already received are not asked for again)",
-            outcome.candidates.len(),
-            run_dir.display()
-        );
-        return Ok(INTERRUPTED);
-    }
-    replay_note(&outcome.candidates);
-
-    let attempts = outcome.candidates.iter().map(|candidate| candidate.attempt.clone()).collect();
-    let mut report = report_from_attempts(spec_summary, attempts, outcome.selected, None);
-    report.learning = Some(outcome.learning);
-    promote(&mut report, &outcome.candidates, outcome.selected, state.promote.as_deref())?;
-    let unrun = super::prompt_checks_not_run(&scenarios, settings.eval.eval_model.is_some());
-    super::finish_run(&writer, &report, args.json, unrun)
+            return Ok(INTERRUPTED);
+        }
+        JobStop::KeyRefused { error, holder: KeyHolder::EvalModel } => super::eval_model::fatal(error)
+            .hint(resume("it keeps the eval model; answers already received are not asked for again")),
+        JobStop::KeyRefused { error, holder: KeyHolder::Proposer } => proposer::fatal(error, run_dir),
+        JobStop::Write(error) => error.into(),
+    })
 }
 
 /// Exit status of a run stopped by Ctrl-C (128 + SIGINT, as shells report it).
@@ -234,171 +177,3 @@ fn replay_note(candidates: &[LearnedCandidate]) {
     }
 }
 
-fn promote(
-    report: &mut RunReport,
-    candidates: &[LearnedCandidate],
-    selected: Option<usize>,
-    target: Option<&Path>,
-) -> Result<(), CliError> {
-    let (Some(target), Some(index), true) = (target, selected, report.passed) else {
-        return Ok(());
-    };
-    copy_atomic(&candidates[index].evaluation.path, target)?;
-    report.promoted_to = Some(target.display().to_string());
-    Ok(())
-}
-
-/// The candidate's file name: the spec's `targetModName` (validated as a
-/// plain file name) or `<slug>.ts`, as Letta names it.
-fn target_file_name(loaded: &LoadedSpec) -> String {
-    loaded.spec.target_mod_name.clone().unwrap_or_else(|| format!("{}.ts", spec_slug(&loaded.spec)))
-}
-
-fn new_state(args: &RunArgs) -> Result<(RunState, PathBuf, LoadedSpec), CliError> {
-    let spec_path = args.spec.clone().expect("clap requires SPEC without --resume");
-    let loaded = super::load_spec(&spec_path)?;
-    let Some(candidates) = args.candidates else {
-        return Err(CliError::usage("`--candidates N` is required for a new run").hint("for example `--candidates 8`"));
-    };
-    let run_dir = match args.run_dir.clone() {
-        Some(dir) => dir,
-        None => super::default_run_dir(&spec_slug(&loaded.spec))?,
-    };
-    if run_dir.join("run.json").exists() {
-        return Err(CliError::usage(format!("run directory `{}` already holds a run", run_dir.display()))
-            .hint(format!("continue it with `modlearn run --resume {}`, or pass another `--run-dir`", run_dir.display())));
-    }
-    let model = args
-        .model
-        .clone()
-        .or_else(|| std::env::var("MODLEARN_MODEL").ok().filter(|m| !m.trim().is_empty()))
-        .unwrap_or_else(|| DEFAULT_MODEL.to_owned());
-    let local = model.starts_with("local:");
-    let state = RunState {
-        kind: "modlearn_run_state".to_owned(),
-        version: 1,
-        spec_path: spec_path.display().to_string(),
-        model,
-        base_url: args.base_url.clone(),
-        candidates: candidates as usize,
-        rounds: args.rounds.unwrap_or(1),
-        concurrency: args.concurrency.map_or(candidates as usize, |c| c as usize),
-        max_usd: args.max_usd,
-        promote: args.promote.clone(),
-        cache_dir: cache_dir(args, &run_dir),
-        prices: args.prices.clone(),
-        // A small local model rambles to the cap; a lower one keeps a demo run short.
-        max_tokens: args.max_tokens.unwrap_or(if local { 768 } else { 4096 }),
-        temperature: args.temperature,
-        handler_timeout_ms: args.engine.handler_timeout.as_millis() as u64,
-        memory_limit_mib: args.engine.memory_limit,
-        jobs: args.engine.jobs,
-        proposer: args.proposing.proposer.unwrap_or(ProposerKind::Completion),
-        agent_steps: args.proposing.agent_steps.unwrap_or_else(default_agent_steps),
-        eval_model: args.eval_model.eval_model.clone(),
-        eval_base_url: args.eval_model.eval_base_url.clone(),
-        seed: args.seed.unwrap_or(0),
-    };
-    check_state(&state)?;
-    Ok((state, run_dir, loaded))
-}
-
-/// Reads `run.json`; flags given again replace the stored values.
-fn resume_state(dir: &Path, args: &RunArgs) -> Result<(RunState, PathBuf, LoadedSpec), CliError> {
-    let state_path = dir.join("run.json");
-    let text = std::fs::read_to_string(&state_path).map_err(|error| {
-        CliError::usage(format!("cannot resume `{}`: {error}", dir.display())).hint("`--resume` takes the run directory of an earlier `modlearn run`")
-    })?;
-    let mut state: RunState = serde_json::from_str(&text)
-        .map_err(|error| CliError::usage(format!("`{}` is not a modlearn run state: {error}", state_path.display())))?;
-    if dir.join("report.json").exists() {
-        return Err(CliError::usage(format!("run `{}` is already complete", dir.display()))
-            .hint(format!("its report is `{}`", dir.join("report.md").display())));
-    }
-    let snapshot = dir.join("env.snapshot.json");
-    let loaded = match std::fs::read_to_string(&snapshot) {
-        Ok(source) => modlearn_spec::parse_spec(&source, &snapshot)?,
-        Err(_) => super::load_spec(Path::new(&state.spec_path))?,
-    };
-    if let Some(n) = args.candidates {
-        state.candidates = n as usize;
-    }
-    if let Some(r) = args.rounds {
-        state.rounds = r;
-    }
-    if let Some(model) = &args.model {
-        state.model = model.clone();
-    }
-    if args.base_url.is_some() {
-        state.base_url = args.base_url.clone();
-    }
-    if let Some(c) = args.concurrency {
-        state.concurrency = c as usize;
-    }
-    if args.max_usd.is_some() {
-        state.max_usd = args.max_usd;
-    }
-    if args.promote.is_some() {
-        state.promote = args.promote.clone();
-    }
-    if args.cache_dir.is_some() || args.no_cache {
-        state.cache_dir = cache_dir(args, dir);
-    }
-    if let Some(seed) = args.seed {
-        state.seed = seed;
-    }
-    if let Some(max_tokens) = args.max_tokens {
-        state.max_tokens = max_tokens;
-    }
-    if let Some(proposer) = args.proposing.proposer {
-        state.proposer = proposer;
-    }
-    if let Some(steps) = args.proposing.agent_steps {
-        state.agent_steps = steps;
-    }
-    if args.eval_model.eval_model.is_some() {
-        state.eval_model = args.eval_model.eval_model.clone();
-        state.eval_base_url = args.eval_model.eval_base_url.clone();
-    }
-    check_state(&state)?;
-    Ok((state, dir.to_path_buf(), loaded))
-}
-
-/// `--cache-dir`, or with `--no-cache` the run's own (no earlier answer is in it), or the shared one.
-fn cache_dir(args: &RunArgs, run_dir: &Path) -> PathBuf {
-    match &args.cache_dir {
-        Some(dir) => dir.clone(),
-        None if args.no_cache => run_dir.join("responses"),
-        None => super::modlearn_cache_dir().join("responses"),
-    }
-}
-
-fn check_state(state: &RunState) -> Result<(), CliError> {
-    // Said before anything else can fail: a URL that goes unused would otherwise go unnoticed.
-    if let Some(url) = state.base_url.as_deref().filter(|_| state.model.starts_with("local:")) {
-        eprintln!(
-            "warning: `--base-url {url}` is ignored: `{}` runs inside modlearn; \
-             to use the server there, pass `--model openai:NAME` with the name of the model it serves",
-            state.model
-        );
-    }
-    if state.proposer == ProposerKind::Agent && state.model.starts_with("local:") {
-        return Err(CliError::usage(format!("`--proposer agent` needs a model that makes tool calls; `{}` does not", state.model))
-            .hint("pass `--model openai:NAME` (any OpenAI-compatible server with tool calls) or `--model anthropic:NAME`, or leave out `--proposer agent`"));
-    }
-    if let Some(model) = &state.eval_model {
-        super::eval_model::check(model)?;
-    }
-    if let Some(max) = state.max_usd
-        && !(max.is_finite() && max >= 0.0)
-    {
-        return Err(CliError::usage(format!("`--max-usd {max}` must be a non-negative number")));
-    }
-    if let Some(target) = &state.promote
-        && target.is_dir()
-    {
-        return Err(CliError::usage(format!("`--promote {}` is a directory", target.display()))
-            .hint("give the file path the selected candidate should be copied to"));
-    }
-    Ok(())
-}
