@@ -1,7 +1,5 @@
 //! `modlearn eval`: judge existing candidate files against a spec.
 
-use std::path::Path;
-
 use modlearn_runner::{EvaluationJob, JobStop, run_evaluation_job};
 use modlearn_spec::spec_slug;
 use modlearn_types::SpecSummary;
