@@ -15,10 +15,34 @@ const ALLOWED: &[(&str, &[&str])] = &[
     ("modlearn-testserver", &[]),
     ("modlearn-record", &["modlearn-types"]),
     ("modlearn-check", &["modlearn-engine", "modlearn-record", "modlearn-types"]),
-    ("modlearn-runner", &["modlearn-engine", "modlearn-exercise", "modlearn-judge", "modlearn-propose", "modlearn-record", "modlearn-spec", "modlearn-types"]),
+    (
+        "modlearn-runner",
+        &[
+            "modlearn-engine",
+            "modlearn-exercise",
+            "modlearn-judge",
+            "modlearn-propose",
+            "modlearn-record",
+            "modlearn-spec",
+            "modlearn-types",
+        ],
+    ),
     ("modlearn-mutants", &["modlearn-runner", "modlearn-spec"]),
     ("modlearn-compare", &["modlearn-propose", "modlearn-record", "modlearn-runner", "modlearn-spec", "modlearn-types"]),
-    ("modlearn", &["modlearn-check", "modlearn-compare", "modlearn-engine", "modlearn-mutants", "modlearn-propose", "modlearn-record", "modlearn-runner", "modlearn-spec", "modlearn-types"]),
+    (
+        "modlearn",
+        &[
+            "modlearn-check",
+            "modlearn-compare",
+            "modlearn-engine",
+            "modlearn-mutants",
+            "modlearn-propose",
+            "modlearn-record",
+            "modlearn-runner",
+            "modlearn-spec",
+            "modlearn-types",
+        ],
+    ),
 ];
 
 /// `modlearn-*` names in the `[dependencies]` table of a manifest.

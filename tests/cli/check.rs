@@ -79,7 +79,8 @@ fn drift_is_listed_per_mod_and_exits_1_until_accepted() {
     let guard = mods.join("tool-permission-command/good-shell-guard.ts");
     edit(&guard, "Rate how risky a shell command is, without running it.", "Rate a shell command's risk.");
     edit(&guard, "letta.commands.register(", "void (");
-    std::fs::write(mods.join("uv-pip/new-mod.js"), "export function activate(letta) { letta.events.on(\"turn_end\", () => {}); }\n").unwrap();
+    std::fs::write(mods.join("uv-pip/new-mod.js"), "export function activate(letta) { letta.events.on(\"turn_end\", () => {}); }\n")
+        .unwrap();
     std::fs::remove_file(mods.join("turn-reminder/good-push-disposer.js")).unwrap();
 
     let drift = context.run(&["check", mods_arg, "--snapshot", snapshot_arg, "--junit", junit.to_str().unwrap()]);
@@ -155,7 +156,8 @@ fn a_partial_check_compares_its_part_and_never_accepts() {
     let mods = context.path("mods");
     let snapshot = mods.join("check.snapshot.json");
     let (mods_arg, snapshot_arg) = (mods.to_str().unwrap(), snapshot.to_str().unwrap());
-    let accepted = context.run(&["check", mods_arg, "--snapshot", snapshot_arg, "--accept", "--profile", "engine", "--profile", "headless"]);
+    let accepted =
+        context.run(&["check", mods_arg, "--snapshot", snapshot_arg, "--accept", "--profile", "engine", "--profile", "headless"]);
     assert_eq!(accepted.code, 0, "{}", accepted.text);
     let stored = crate::common::read_json(&snapshot);
     assert_eq!(stored["profiles"], serde_json::json!(["engine", "headless"]));

@@ -133,7 +133,8 @@ impl Chromium {
     /// A `width` × `height` screenshot, saved where MODLEARN_KEEP_SCREENSHOT says (to look at it by eye).
     pub fn screenshot(&self, page: &Path, width: u32, height: u32) -> Screenshot {
         let png = self.profile.with_extension("png");
-        let output = self.command(page, &[&format!("--screenshot={}", png.display()), &format!("--window-size={width},{height}")]).output().unwrap();
+        let output =
+            self.command(page, &[&format!("--screenshot={}", png.display()), &format!("--window-size={width},{height}")]).output().unwrap();
         assert!(png.is_file(), "no screenshot: {}", String::from_utf8_lossy(&output.stderr));
         if let Some(keep) = std::env::var_os("MODLEARN_KEEP_SCREENSHOT") {
             std::fs::copy(&png, keep).unwrap();

@@ -38,7 +38,8 @@ fn is_uv_pip(request: &RecordedRequest) -> bool {
 fn server() -> TestServer {
     let server = TestServer::start_blocking();
     server.respond_with("gpt-4.1-mini", |request| {
-        let file = if is_uv_pip(request) { "candidates/uv-pip/good-return-args.ts" } else { "candidates/turn-reminder/good-return-input.ts" };
+        let file =
+            if is_uv_pip(request) { "candidates/uv-pip/good-return-args.ts" } else { "candidates/turn-reminder/good-return-input.ts" };
         Reply::text(fenced(file)).usage(1200, 300)
     });
     server.respond_with("gpt-4o-mini", |request| {
@@ -374,10 +375,12 @@ fn leaderboard_html_renders_its_charts_in_headless_chromium() {
     let longest = (0..info.height as usize)
         .map(|y| {
             let row = &pixels[y * info.width as usize * channels..(y + 1) * info.width as usize * channels];
-            row.chunks(channels).fold((0usize, 0usize), |(run, best), pixel| {
-                let run = if pixel[..3].iter().zip(bar).all(|(&got, want)| got.abs_diff(want) <= 3) { run + 1 } else { 0 };
-                (run, best.max(run))
-            }).1
+            row.chunks(channels)
+                .fold((0usize, 0usize), |(run, best), pixel| {
+                    let run = if pixel[..3].iter().zip(bar).all(|(&got, want)| got.abs_diff(want) <= 3) { run + 1 } else { 0 };
+                    (run, best.max(run))
+                })
+                .1
         })
         .max()
         .unwrap_or(0);
@@ -400,8 +403,22 @@ fn an_unreachable_endpoint_fails_jobs_and_a_rerun_runs_them() {
     let (out_arg, cache_arg) = (out.to_str().unwrap(), cache.to_str().unwrap());
     let run = |base: &str| {
         let args = [
-            "compare", "specs/uv-pip.json", "--model", STRONG, "--model", WEAK, "--candidates", "1", "--base-url", base, "--out", out_arg,
-            "--cache-dir", cache_arg, "--handler-timeout", "500ms",
+            "compare",
+            "specs/uv-pip.json",
+            "--model",
+            STRONG,
+            "--model",
+            WEAK,
+            "--candidates",
+            "1",
+            "--base-url",
+            base,
+            "--out",
+            out_arg,
+            "--cache-dir",
+            cache_arg,
+            "--handler-timeout",
+            "500ms",
         ];
         let mut command = context.command(&args);
         command.env("OPENAI_API_KEY", KEY);

@@ -69,7 +69,10 @@ fn agent_proposer_and_eval_model_reach_every_job_and_the_leaderboard() {
 
     let job = shards[0].join("runs/openai-gpt-4o-mini/prompt-install/r1");
     let job_file = read_json(&job.join("job.json"));
-    assert_eq!((job_file["proposer"].as_str(), job_file["agentSteps"].as_u64(), job_file["evalModel"].as_str()), (Some("agent"), Some(3), Some(EVAL)));
+    assert_eq!(
+        (job_file["proposer"].as_str(), job_file["agentSteps"].as_u64(), job_file["evalModel"].as_str()),
+        (Some("agent"), Some(3), Some(EVAL))
+    );
     assert!(job.join("candidates/002/agent-transcript.jsonl").is_file(), "the agent's transcript is written per candidate");
     let report = read_json(&job.join("report.json"));
     assert_eq!(report["passed"], true, "{report}");
@@ -82,12 +85,20 @@ fn agent_proposer_and_eval_model_reach_every_job_and_the_leaderboard() {
     assert_eq!(rendered.code, 0, "{}", rendered.text);
     let leaderboard = read_json(&merged.join("leaderboard.json"));
     let settings = &leaderboard["comparison"];
-    assert_eq!((settings["proposer"].as_str(), settings["agentSteps"].as_u64(), settings["evalModel"].as_str()), (Some("agent"), Some(3), Some(EVAL)));
+    assert_eq!(
+        (settings["proposer"].as_str(), settings["agentSteps"].as_u64(), settings["evalModel"].as_str()),
+        (Some("agent"), Some(3), Some(EVAL))
+    );
     let markdown = std::fs::read_to_string(merged.join("leaderboard.md")).unwrap();
-    assert!(markdown.contains("Candidates are agent sessions of 3 step(s) at most. Prompt scenarios are run by `openai:gpt-4.1-mini`"), "{markdown}");
+    assert!(
+        markdown.contains("Candidates are agent sessions of 3 step(s) at most. Prompt scenarios are run by `openai:gpt-4.1-mini`"),
+        "{markdown}"
+    );
     // The model's cost: its proposals and the eval model's turns judging its mods, over both jobs.
     let job_cost = |dir: &Path| {
-        let report = read_json(&dir.join("runs/openai-gpt-4o-mini/prompt-install").join(if dir == shards[0] { "r1" } else { "r2" }).join("report.json"));
+        let report = read_json(
+            &dir.join("runs/openai-gpt-4o-mini/prompt-install").join(if dir == shards[0] { "r1" } else { "r2" }).join("report.json"),
+        );
         let eval: f64 = report["attempts"].as_array().unwrap().iter().map(|a| a["eval"]["costUsd"].as_f64().unwrap()).sum();
         report["learning"]["usage"]["costUsd"].as_f64().unwrap() + eval
     };

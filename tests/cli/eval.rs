@@ -34,8 +34,7 @@ fn faults(attempt: &Value) -> Vec<String> {
 
 #[test]
 fn every_curated_candidate_gets_its_pinned_verdict() {
-    let fixture: Value =
-        serde_json::from_str(&std::fs::read_to_string(repo_root().join("candidates/verdicts.json")).unwrap()).unwrap();
+    let fixture: Value = serde_json::from_str(&std::fs::read_to_string(repo_root().join("candidates/verdicts.json")).unwrap()).unwrap();
     let context = TestContext::new();
     for (run, (spec, expected)) in fixture["specs"].as_object().unwrap().iter().enumerate() {
         let candidates: Vec<&str> = expected.as_object().unwrap().keys().map(String::as_str).collect();
@@ -55,8 +54,7 @@ fn every_curated_candidate_gets_its_pinned_verdict() {
                 (attempt["candidatePath"].as_str().unwrap().to_owned(), verdict)
             })
             .collect();
-        let expected: BTreeMap<String, Value> =
-            expected.as_object().unwrap().iter().map(|(k, v)| (k.clone(), v.clone())).collect();
+        let expected: BTreeMap<String, Value> = expected.as_object().unwrap().iter().map(|(k, v)| (k.clone(), v.clone())).collect();
         for (candidate, verdict) in &expected {
             assert_eq!(actual.get(candidate), Some(verdict), "{spec}: {candidate}");
         }
@@ -88,18 +86,20 @@ fn summary_table_reports_history_and_guide() {
     for attempt in report["attempts"].as_array_mut().unwrap() {
         attempt["durationMs"] = json!("[ms]");
     }
-    insta::assert_json_snapshot!("eval-report-json-head", json!({
-        "kind": report["kind"], "passed": report["passed"], "score": report["score"], "maxScore": report["maxScore"],
-        "selected": report["selected"], "attempts": report["attempts"].as_array().unwrap().iter().map(|a| json!({
-            "candidateIndex": a["candidateIndex"], "candidatePath": a["candidatePath"], "passed": a["passed"],
-            "score": a["score"], "maxScore": a["maxScore"], "artifactsDir": a["artifactsDir"],
-        })).collect::<Vec<_>>(),
-    }));
+    insta::assert_json_snapshot!(
+        "eval-report-json-head",
+        json!({
+            "kind": report["kind"], "passed": report["passed"], "score": report["score"], "maxScore": report["maxScore"],
+            "selected": report["selected"], "attempts": report["attempts"].as_array().unwrap().iter().map(|a| json!({
+                "candidateIndex": a["candidateIndex"], "candidatePath": a["candidatePath"], "passed": a["passed"],
+                "score": a["score"], "maxScore": a["maxScore"], "artifactsDir": a["artifactsDir"],
+            })).collect::<Vec<_>>(),
+        })
+    );
     let history: Value = serde_json::from_str(&std::fs::read_to_string(run_dir.join("history.json")).unwrap()).unwrap();
     assert_eq!(history["kind"], "mod_learning_history_manifest");
     assert_eq!(history["attempts"].as_array().unwrap().len(), 4);
-    let manifest: Value =
-        serde_json::from_str(&std::fs::read_to_string(run_dir.join("candidates/002/manifest.json")).unwrap()).unwrap();
+    let manifest: Value = serde_json::from_str(&std::fs::read_to_string(run_dir.join("candidates/002/manifest.json")).unwrap()).unwrap();
     assert_eq!(manifest["kind"], "mod_learning_candidate_manifest");
     assert_eq!(manifest["artifacts"]["candidatePath"], "candidates/002/mods/good-return-args.ts");
     for file in [
@@ -135,10 +135,9 @@ fn one_candidate_is_laid_out_flat() {
         assert!(run_dir.join(file).is_file(), "{file}");
     }
     assert!(!run_dir.join("candidates").exists());
-    let result: Value = serde_json::from_str(
-        &std::fs::read_to_string(run_dir.join("eval/003-rewrite-pip-install/assertions.result.json")).unwrap(),
-    )
-    .unwrap();
+    let result: Value =
+        serde_json::from_str(&std::fs::read_to_string(run_dir.join("eval/003-rewrite-pip-install/assertions.result.json")).unwrap())
+            .unwrap();
     assert_eq!(result["resultText"], "PASS 1. tool_start_rewrites_args Bash: args rewritten as expected");
     let snapshot: Value = serde_json::from_str(&std::fs::read_to_string(run_dir.join("env.snapshot.json")).unwrap()).unwrap();
     let original: Value = serde_json::from_str(&std::fs::read_to_string(repo_root().join("specs/uv-pip.json")).unwrap()).unwrap();
@@ -188,7 +187,16 @@ fn bad_input_exits_2_and_writes_nothing() {
     for (name, args) in [
         ("missing-candidate", vec!["eval", "specs/uv-pip.json", "candidates/uv-pip/nope.ts", "--run-dir", run]),
         ("not-a-mod", vec!["eval", "specs/uv-pip.json", "candidates/README.md", "--run-dir", run]),
-        ("bad-spec", vec!["eval", "crates/modlearn-spec/tests/bad-specs/missing-tool-name.json", "candidates/uv-pip/good-return-args.ts", "--run-dir", run]),
+        (
+            "bad-spec",
+            vec![
+                "eval",
+                "crates/modlearn-spec/tests/bad-specs/missing-tool-name.json",
+                "candidates/uv-pip/good-return-args.ts",
+                "--run-dir",
+                run,
+            ],
+        ),
     ] {
         let rendered = context.run(&args);
         assert_eq!(rendered.code, 2, "{name}");
@@ -203,7 +211,8 @@ fn a_finished_run_directory_is_not_overwritten() {
     let (code, _) = eval_json(&context, "once", "specs/uv-pip.json", &["candidates/uv-pip/good-return-args.ts"], &[]);
     assert_eq!(code, 0);
     let run_dir = context.path("once");
-    let rendered = context.run(&["eval", "specs/uv-pip.json", "candidates/uv-pip/good-return-args.ts", "--run-dir", run_dir.to_str().unwrap()]);
+    let rendered =
+        context.run(&["eval", "specs/uv-pip.json", "candidates/uv-pip/good-return-args.ts", "--run-dir", run_dir.to_str().unwrap()]);
     assert_eq!(rendered.code, 2);
     insta::assert_snapshot!("eval-error-finished-run", rendered.text);
 }
@@ -287,7 +296,13 @@ fn a_mods_text_cannot_forge_the_markdown_it_lands_in() {
     let context = TestContext::new();
     let run_dir = context.path("run");
     let rendered = context.run(&[
-        "eval", "specs/uv-pip.json", "tests/cli/fixtures/forging-mod.js", "--run-dir", run_dir.to_str().unwrap(), "--handler-timeout", "300ms",
+        "eval",
+        "specs/uv-pip.json",
+        "tests/cli/fixtures/forging-mod.js",
+        "--run-dir",
+        run_dir.to_str().unwrap(),
+        "--handler-timeout",
+        "300ms",
     ]);
     assert_eq!(rendered.code, 1, "{}", rendered.text);
     assert!(!rendered.text.contains('\u{1b}'), "{}", rendered.text);

@@ -30,39 +30,17 @@ struct Pair {
 
 fn pairs(manifest: &Value) -> Vec<Pair> {
     let mut pairs = Vec::new();
-    for case in manifest["cases"]
-        .as_array()
-        .expect("cases.json: `cases` is an array")
-    {
-        let spec = case["spec"]
-            .as_str()
-            .expect("cases.json: every case has a `spec`")
-            .to_owned();
-        for entry in case["candidates"]
-            .as_array()
-            .expect("cases.json: every case has `candidates`")
-        {
+    for case in manifest["cases"].as_array().expect("cases.json: `cases` is an array") {
+        let spec = case["spec"].as_str().expect("cases.json: every case has a `spec`").to_owned();
+        for entry in case["candidates"].as_array().expect("cases.json: every case has `candidates`") {
             let (candidate, diverges_until) = match entry {
                 Value::String(path) => (path.clone(), None),
                 entry => (
-                    entry["path"]
-                        .as_str()
-                        .expect("cases.json: a candidate object has a `path`")
-                        .to_owned(),
-                    entry["divergesUntil"].as_str().map(|until| {
-                        format!(
-                            "{until}: {}",
-                            entry["why"].as_str().unwrap_or("no reason given")
-                        )
-                    }),
+                    entry["path"].as_str().expect("cases.json: a candidate object has a `path`").to_owned(),
+                    entry["divergesUntil"].as_str().map(|until| format!("{until}: {}", entry["why"].as_str().unwrap_or("no reason given"))),
                 ),
             };
-            pairs.push(Pair {
-                spec: spec.clone(),
-                candidate,
-                diverges_until,
-                reloads: case["reloads"].as_u64(),
-            });
+            pairs.push(Pair { spec: spec.clone(), candidate, diverges_until, reloads: case["reloads"].as_u64() });
         }
     }
     pairs
@@ -70,12 +48,7 @@ fn pairs(manifest: &Value) -> Vec<Pair> {
 
 /// `bun`, when it runs.
 fn bun_available() -> bool {
-    Command::new("bun")
-        .arg("--version")
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .status()
-        .is_ok_and(|s| s.success())
+    Command::new("bun").arg("--version").stdout(Stdio::null()).stderr(Stdio::null()).status().is_ok_and(|s| s.success())
 }
 
 /// Runs `run-letta.ts` with `args`; its JSON, or why there is none. Letta runs mods
@@ -123,40 +96,23 @@ fn run_modlearn(context: &TestContext, run: &str, spec: &str, candidates: &[&str
     let run_dir = context.path(run);
     let mut args = vec!["eval", spec];
     args.extend_from_slice(candidates);
-    args.extend_from_slice(&[
-        "--run-dir",
-        run_dir.to_str().unwrap(),
-        "--jobs",
-        "2",
-        "--json",
-    ]);
+    args.extend_from_slice(&["--run-dir", run_dir.to_str().unwrap(), "--jobs", "2", "--json"]);
     let rendered = context.run(&args);
-    let report: Value = serde_json::from_str(&rendered.stdout)
-        .unwrap_or_else(|error| panic!("{error}: {}", rendered.text));
+    let report: Value = serde_json::from_str(&rendered.stdout).unwrap_or_else(|error| panic!("{error}: {}", rendered.text));
     let mut judged = Judged::new();
     for attempt in report["attempts"].as_array().unwrap() {
         let mut checks = BTreeMap::new();
         let mut reload = None;
         for scenario in attempt["scenarios"].as_array().unwrap() {
             for check in scenario["checks"].as_array().unwrap() {
-                let label = format!(
-                    "{}: {}",
-                    scenario["name"].as_str().unwrap(),
-                    check["label"].as_str().unwrap()
-                );
+                let label = format!("{}: {}", scenario["name"].as_str().unwrap(), check["label"].as_str().unwrap());
                 checks.insert(label, check["passed"].as_bool().unwrap());
                 if check["type"] == "reload_idempotent" {
                     reload = Some(check["details"]["cycles"].clone());
                 }
             }
         }
-        judged.insert(
-            (
-                spec.to_owned(),
-                attempt["candidatePath"].as_str().unwrap().to_owned(),
-            ),
-            (checks, reload),
-        );
+        judged.insert((spec.to_owned(), attempt["candidatePath"].as_str().unwrap().to_owned()), (checks, reload));
     }
     judged
 }
@@ -183,36 +139,23 @@ fn modlearn_cycles(cycles: &Value) -> Value {
 #[test]
 fn letta_and_modlearn_give_the_same_verdict_on_every_check() {
     let Some(letta_dir) = std::env::var_os("LETTA_CODE_DIR").map(PathBuf::from) else {
-        eprintln!(
-            "letta_diff: skipped (set LETTA_CODE_DIR to a letta-code checkout with `bun install` done; see README)"
-        );
+        eprintln!("letta_diff: skipped (set LETTA_CODE_DIR to a letta-code checkout with `bun install` done; see README)");
         return;
     };
     if !bun_available() {
         eprintln!("letta_diff: skipped (`bun` is not on PATH: `npm i -g bun`)");
         return;
     }
-    let manifest: Value = serde_json::from_str(&crate::common::read(
-        &repo_root().join("tests/letta-diff/cases.json"),
-    ))
-    .unwrap();
+    let manifest: Value = serde_json::from_str(&crate::common::read(&repo_root().join("tests/letta-diff/cases.json"))).unwrap();
     let pairs = pairs(&manifest);
     let context = TestContext::new();
     let mut by_spec: BTreeMap<&str, Vec<&str>> = BTreeMap::new();
     for pair in &pairs {
-        by_spec
-            .entry(pair.spec.as_str())
-            .or_default()
-            .push(pair.candidate.as_str());
+        by_spec.entry(pair.spec.as_str()).or_default().push(pair.candidate.as_str());
     }
     let mut modlearn = Judged::new();
     for (run, (spec, candidates)) in by_spec.iter().enumerate() {
-        modlearn.extend(run_modlearn(
-            &context,
-            &format!("run-{run}"),
-            spec,
-            candidates,
-        ));
+        modlearn.extend(run_modlearn(&context, &format!("run-{run}"), spec, candidates));
     }
 
     // Letta's harness, two pairs at a time (2 cores).
@@ -227,10 +170,7 @@ fn letta_and_modlearn_give_the_same_verdict_on_every_check() {
                         .map(|pair| {
                             let judged = run_letta(letta_dir, &[&pair.spec, &pair.candidate])?;
                             let reloads = match pair.reloads {
-                                Some(n) => Some(run_letta(
-                                    letta_dir,
-                                    &["--reload", &n.to_string(), &pair.candidate],
-                                )?),
+                                Some(n) => Some(run_letta(letta_dir, &["--reload", &n.to_string(), &pair.candidate])?),
                                 None => None,
                             };
                             Ok((judged, reloads))
@@ -239,10 +179,7 @@ fn letta_and_modlearn_give_the_same_verdict_on_every_check() {
                 })
             })
             .collect();
-        chunks
-            .into_iter()
-            .flat_map(|chunk| chunk.join().expect("a Letta runner thread panicked"))
-            .collect()
+        chunks.into_iter().flat_map(|chunk| chunk.join().expect("a Letta runner thread panicked")).collect()
     });
 
     let (mut compared, mut agreed, mut modlearn_only) = (0, 0, 0);
@@ -257,8 +194,7 @@ fn letta_and_modlearn_give_the_same_verdict_on_every_check() {
                 continue;
             }
         };
-        let Some((checks, reload)) = modlearn.get(&(pair.spec.clone(), pair.candidate.clone()))
-        else {
+        let Some((checks, reload)) = modlearn.get(&(pair.spec.clone(), pair.candidate.clone())) else {
             problems.push(format!("{name}: modlearn reported no attempt"));
             continue;
         };
@@ -276,9 +212,7 @@ fn letta_and_modlearn_give_the_same_verdict_on_every_check() {
                     check["message"].as_str().unwrap_or_default(),
                     verdict(ours)
                 )),
-                None => {
-                    differences.push(format!("`{label}`: judged by Letta, missing from modlearn"))
-                }
+                None => differences.push(format!("`{label}`: judged by Letta, missing from modlearn")),
             }
         }
         modlearn_only += checks.len().saturating_sub(letta_checks.len());
@@ -286,26 +220,15 @@ fn letta_and_modlearn_give_the_same_verdict_on_every_check() {
             compared += 1;
             match reload.as_ref().map(modlearn_cycles) {
                 Some(ours) if ours == letta_cycles["cycles"] => agreed += 1,
-                Some(ours) => differences.push(format!(
-                    "reloads: Letta registered {}, modlearn {ours}",
-                    letta_cycles["cycles"]
-                )),
-                None => {
-                    differences.push("reloads: the spec has no reload_idempotent check".to_owned())
-                }
+                Some(ours) => differences.push(format!("reloads: Letta registered {}, modlearn {ours}", letta_cycles["cycles"])),
+                None => differences.push("reloads: the spec has no reload_idempotent check".to_owned()),
             }
         }
         match (&pair.diverges_until, differences.is_empty()) {
             (None, true) => {}
-            (None, false) => problems.push(format!(
-                "{name} diverges:\n    {}",
-                differences.join("\n    ")
-            )),
-            (Some(until), false) => expected_divergences
-                .push(format!("{name} ({until}): {} check(s)", differences.len())),
-            (Some(until), true) => problems.push(format!(
-                "{name} is marked to diverge until {until}, but it agrees now: drop the mark"
-            )),
+            (None, false) => problems.push(format!("{name} diverges:\n    {}", differences.join("\n    "))),
+            (Some(until), false) => expected_divergences.push(format!("{name} ({until}): {} check(s)", differences.len())),
+            (Some(until), true) => problems.push(format!("{name} is marked to diverge until {until}, but it agrees now: drop the mark")),
         }
     }
     eprintln!(
@@ -317,11 +240,7 @@ fn letta_and_modlearn_give_the_same_verdict_on_every_check() {
     for divergence in &expected_divergences {
         eprintln!("letta_diff: expected to diverge: {divergence}");
     }
-    assert!(
-        problems.is_empty(),
-        "modlearn and Letta's harness disagree:\n  {}",
-        problems.join("\n  ")
-    );
+    assert!(problems.is_empty(), "modlearn and Letta's harness disagree:\n  {}", problems.join("\n  "));
 }
 
 fn verdict(passed: bool) -> &'static str {

@@ -109,8 +109,15 @@ fn an_eval_model_runs_the_prompt_scenarios_of_every_mutant() {
     );
     let (base, cache) = (server.base_url_openai(), context.path("cache"));
     let args = [
-        "validate", "--mutants", "specs/prompt-install.json", "--eval-model", "openai:agent-model", "--eval-base-url", &base,
-        "--cache-dir", cache.to_str().unwrap(),
+        "validate",
+        "--mutants",
+        "specs/prompt-install.json",
+        "--eval-model",
+        "openai:agent-model",
+        "--eval-base-url",
+        &base,
+        "--cache-dir",
+        cache.to_str().unwrap(),
     ];
     let mut command = context.command(&args);
     command.env("OPENAI_API_KEY", "sk-test").env_remove("OPENAI_BASE_URL");
@@ -125,7 +132,8 @@ fn an_eval_model_runs_the_prompt_scenarios_of_every_mutant() {
     let report: serde_json::Value = serde_json::from_str(&context.render(command).stdout).unwrap();
     let mutant = |name: &str| report["mutants"].as_array().unwrap().iter().find(|m| m["mutant"] == name).unwrap().clone();
     let passthrough = mutant("all-handlers-passthrough");
-    let trace_marker = passthrough["killedBy"].as_array().unwrap().iter().find(|check| check["label"].as_str().unwrap().contains("required_trace_marker"));
+    let trace_marker =
+        passthrough["killedBy"].as_array().unwrap().iter().find(|check| check["label"].as_str().unwrap().contains("required_trace_marker"));
     assert!(trace_marker.unwrap()["message"].as_str().unwrap().starts_with("not in the trace"), "{passthrough}");
     assert_eq!(mutant("never-disposes")["survived"], true);
     assert!(mutant("never-disposes").get("notRun").is_none());

@@ -92,7 +92,10 @@ fn the_eval_model_drives_prompt_scenarios_and_the_rewrite_decides_the_trace_mark
     let run_dir = run.run_dir("run");
     let report = read_json(&run_dir.join("report.json"));
     assert_eq!((report["score"].as_u64(), report["maxScore"].as_u64()), (Some(7), Some(7)));
-    assert_eq!(check(&report, 0, "required_trace_marker \"\\\"command\\\":\\\"uv pip install requests\\\"\""), (true, "found in trace entry 11 (event)".to_owned()));
+    assert_eq!(
+        check(&report, 0, "required_trace_marker \"\\\"command\\\":\\\"uv pip install requests\\\"\""),
+        (true, "found in trace entry 11 (event)".to_owned())
+    );
     let (passed, message) = check(&report, 1, "required_trace_marker \"\\\"command\\\":\\\"uv pip install requests\\\"\"");
     assert!(!passed, "the candidate that rewrites nothing fails the trace marker");
     assert!(message.starts_with("not in the trace"), "{message}");
@@ -171,7 +174,8 @@ fn max_turns_bounds_the_model_turns() {
     assert_eq!(rendered.code, 1, "{}", rendered.text);
     assert_eq!(run.server.request_count(), 3, "three assistant turns, then the session ends");
     let trace = read(&run.run_dir("run").join("eval/002-bounded/trace.jsonl"));
-    let driver: Value = trace.lines().map(|line| serde_json::from_str::<Value>(line).unwrap()).find(|entry| entry["type"] == "driver").unwrap();
+    let driver: Value =
+        trace.lines().map(|line| serde_json::from_str::<Value>(line).unwrap()).find(|entry| entry["type"] == "driver").unwrap();
     assert_eq!((driver["modelTurns"].as_u64(), driver["end"].as_str()), (Some(3), Some("maxTurns")));
     // `$MEMORY_DIR` in the model's own arguments is the scenario directory too.
     assert!(trace.contains("\"command\":\"ls /workspace\""), "{trace}");
@@ -233,7 +237,8 @@ fn a_local_eval_model_is_refused() {
     assert_eq!(rendered.code, 2);
     assert!(!run_dir.exists(), "nothing is written");
     insta::assert_snapshot!("prompt-local-eval-model", rendered.text);
-    let rendered = context.run(&["run", SPEC, "--candidates", "1", "--run-dir", run_dir.to_str().unwrap(), "--eval-model", "local:smollm2-135m"]);
+    let rendered =
+        context.run(&["run", SPEC, "--candidates", "1", "--run-dir", run_dir.to_str().unwrap(), "--eval-model", "local:smollm2-135m"]);
     assert_eq!(rendered.code, 2, "{}", rendered.text);
     assert!(!run_dir.exists(), "nothing is written");
     // The provider's own host needs a key; the error names the eval model's flags.
@@ -267,8 +272,20 @@ fn run_counts_the_eval_cost_apart_from_proposals() {
     let base = run.server.base_url_openai();
     let model = format!("openai:{MODEL}");
     let args = [
-        "run", SPEC, "--candidates", "1", "--model", "openai:gpt-test", "--base-url", &base, "--eval-model", &model,
-        "--run-dir", run_dir.to_str().unwrap(), "--cache-dir", cache.to_str().unwrap(),
+        "run",
+        SPEC,
+        "--candidates",
+        "1",
+        "--model",
+        "openai:gpt-test",
+        "--base-url",
+        &base,
+        "--eval-model",
+        &model,
+        "--run-dir",
+        run_dir.to_str().unwrap(),
+        "--cache-dir",
+        cache.to_str().unwrap(),
     ];
     let rendered = render(&run.context, run.command(&args));
     assert_eq!(rendered.code, 0, "{}", rendered.text);
@@ -281,7 +298,10 @@ fn run_counts_the_eval_cost_apart_from_proposals() {
     let state = read_json(&run_dir.join("run.json"));
     assert_eq!(state["evalModel"], model, "a resumed run keeps the eval model");
     let markdown = read(&run_dir.join("report.md"));
-    assert!(markdown.contains("- Eval model: `openai:gpt-4.1-mini` (the agent of prompt scenarios): 1 session(s), 2 turn(s)"), "{markdown}");
+    assert!(
+        markdown.contains("- Eval model: `openai:gpt-4.1-mini` (the agent of prompt scenarios): 1 session(s), 2 turn(s)"),
+        "{markdown}"
+    );
 }
 
 #[test]
@@ -294,8 +314,17 @@ fn anthropic_tool_use_drives_the_session_too() {
     let (run_dir, cache) = (run.run_dir("run"), run.context.path("cache"));
     let base = run.server.base_url_anthropic();
     let args = [
-        "eval", SPEC, GOOD, "--run-dir", run_dir.to_str().unwrap(), "--eval-model", "anthropic:claude-test", "--eval-base-url", &base,
-        "--cache-dir", cache.to_str().unwrap(),
+        "eval",
+        SPEC,
+        GOOD,
+        "--run-dir",
+        run_dir.to_str().unwrap(),
+        "--eval-model",
+        "anthropic:claude-test",
+        "--eval-base-url",
+        &base,
+        "--cache-dir",
+        cache.to_str().unwrap(),
     ];
     let mut command = run.context.command(&args);
     command.env("ANTHROPIC_API_KEY", KEY);
@@ -324,8 +353,26 @@ fn the_eval_models_spending_counts_against_max_usd() {
     let prices = run.context.path("prices.json");
     std::fs::write(&prices, r#"{"gpt-test": {"input": 0, "output": 0}}"#).unwrap();
     let args = [
-        "run", SPEC, "--candidates", "1", "--rounds", "2", "--model", "openai:gpt-test", "--base-url", &base, "--eval-model", &model,
-        "--max-usd", "0.001", "--prices", prices.to_str().unwrap(), "--run-dir", run_dir.to_str().unwrap(), "--cache-dir", cache.to_str().unwrap(),
+        "run",
+        SPEC,
+        "--candidates",
+        "1",
+        "--rounds",
+        "2",
+        "--model",
+        "openai:gpt-test",
+        "--base-url",
+        &base,
+        "--eval-model",
+        &model,
+        "--max-usd",
+        "0.001",
+        "--prices",
+        prices.to_str().unwrap(),
+        "--run-dir",
+        run_dir.to_str().unwrap(),
+        "--cache-dir",
+        cache.to_str().unwrap(),
     ];
     let rendered = render(&run.context, run.command(&args));
     assert_eq!(rendered.code, 1, "{}", rendered.text);
@@ -348,8 +395,24 @@ fn a_refused_eval_key_stops_a_run_and_says_how_to_go_on() {
     let base = run.server.base_url_openai();
     let model = format!("openai:{MODEL}");
     let args = [
-        "run", SPEC, "--candidates", "2", "--concurrency", "1", "--jobs", "1", "--model", "openai:gpt-test", "--base-url", &base,
-        "--eval-model", &model, "--run-dir", run_dir.to_str().unwrap(), "--cache-dir", cache.to_str().unwrap(),
+        "run",
+        SPEC,
+        "--candidates",
+        "2",
+        "--concurrency",
+        "1",
+        "--jobs",
+        "1",
+        "--model",
+        "openai:gpt-test",
+        "--base-url",
+        &base,
+        "--eval-model",
+        &model,
+        "--run-dir",
+        run_dir.to_str().unwrap(),
+        "--cache-dir",
+        cache.to_str().unwrap(),
     ];
     let rendered = render(&run.context, run.command(&args));
     assert_eq!(rendered.code, 2, "{}", rendered.text);

@@ -67,7 +67,16 @@ fn the_readme_console_examples_are_what_modlearn_prints() {
         }
         if args[0] == "run" {
             // One request at a time, judged in order, so the lines come in the order shown.
-            for extra in ["--base-url", &server.base_url_openai(), "--cache-dir", &context.path("cache").display().to_string(), "--concurrency", "1", "--jobs", "1"] {
+            for extra in [
+                "--base-url",
+                &server.base_url_openai(),
+                "--cache-dir",
+                &context.path("cache").display().to_string(),
+                "--concurrency",
+                "1",
+                "--jobs",
+                "1",
+            ] {
                 args.push(extra.to_owned());
             }
         }

@@ -99,8 +99,22 @@ fn report_html_shows_round_scores_the_check_grid_and_usage_without_scripts() {
     std::fs::write(&prices, r#"{"test-model": {"input": 1.0, "output": 2.0}}"#).unwrap();
     let output = context
         .command(&[
-            "run", "specs/uv-pip.json", "--model", "openai:test-model", "--base-url", &base, "--candidates", "1", "--rounds", "3", "--run-dir", run_dir.to_str().unwrap(), "--cache-dir", cache.to_str().unwrap(),
-            "--prices", prices.to_str().unwrap(),
+            "run",
+            "specs/uv-pip.json",
+            "--model",
+            "openai:test-model",
+            "--base-url",
+            &base,
+            "--candidates",
+            "1",
+            "--rounds",
+            "3",
+            "--run-dir",
+            run_dir.to_str().unwrap(),
+            "--cache-dir",
+            cache.to_str().unwrap(),
+            "--prices",
+            prices.to_str().unwrap(),
         ])
         .env("OPENAI_API_KEY", "sk-test")
         .output()
@@ -112,7 +126,15 @@ fn report_html_shows_round_scores_the_check_grid_and_usage_without_scripts() {
     for forbidden in ["<script", "src=\"http", "href=\"http", "<link", "@import"] {
         assert!(!html.contains(forbidden), "report.html must stand alone: found {forbidden}");
     }
-    for part in ["Score per round", "round 1</text>", "round 2</text>", "Candidates against checks", "Tokens per round", "Cost per round", "$0.0036"] {
+    for part in [
+        "Score per round",
+        "round 1</text>",
+        "round 2</text>",
+        "Candidates against checks",
+        "Tokens per round",
+        "Cost per round",
+        "$0.0036",
+    ] {
         assert!(html.contains(part), "report.html lacks {part}:\n{html}");
     }
     // Model latency is measured, so it is the one number that changes between runs.
@@ -142,11 +164,8 @@ fn report_html_in_headless_chromium_shows_reasons_links_and_the_full_scale() {
     }
     assert!(cells.contains(">max 11</text>"), "the bar chart marks the maximum");
     assert!(cells.contains(">11</text>"), "the score axis goes up to 11");
-    let labels: Vec<String> = regex::Regex::new(r#"text-anchor="end">(#\d+[^<]*)</text>"#)
-        .unwrap()
-        .captures_iter(&cells)
-        .map(|c| c[1].to_owned())
-        .collect();
+    let labels: Vec<String> =
+        regex::Regex::new(r#"text-anchor="end">(#\d+[^<]*)</text>"#).unwrap().captures_iter(&cells).map(|c| c[1].to_owned()).collect();
     let mut distinct = labels.clone();
     distinct.sort();
     distinct.dedup();
@@ -179,8 +198,22 @@ fn report_html_shows_the_eval_models_cost_apart_from_proposals() {
     let base = server.base_url_openai();
     let output = context
         .command(&[
-            "run", "specs/prompt-install.json", "--model", "openai:test-model", "--base-url", &base, "--candidates", "1", "--eval-model", "openai:agent-model",
-            "--run-dir", run_dir.to_str().unwrap(), "--cache-dir", cache.to_str().unwrap(), "--prices", prices.to_str().unwrap(),
+            "run",
+            "specs/prompt-install.json",
+            "--model",
+            "openai:test-model",
+            "--base-url",
+            &base,
+            "--candidates",
+            "1",
+            "--eval-model",
+            "openai:agent-model",
+            "--run-dir",
+            run_dir.to_str().unwrap(),
+            "--cache-dir",
+            cache.to_str().unwrap(),
+            "--prices",
+            prices.to_str().unwrap(),
         ])
         .env("OPENAI_API_KEY", "sk-test")
         .env_remove("OPENAI_BASE_URL")
@@ -191,7 +224,14 @@ fn report_html_shows_the_eval_models_cost_apart_from_proposals() {
 
     let html = std::fs::read_to_string(run_dir.join("report.html")).unwrap();
     let eval_row = "openai:agent-model (the agent of prompt scenarios): 1 session(s), 2 turn(s) (0 cached), 2200 tokens in, 60 out, $0.0012 (eval cost, apart from proposals)";
-    for part in [eval_row, "Eval cost", "Cost per round (USD): proposals and eval model", "round 1 eval</text>", "round 1 proposals</text>", "$0.0018"] {
+    for part in [
+        eval_row,
+        "Eval cost",
+        "Cost per round (USD): proposals and eval model",
+        "round 1 eval</text>",
+        "round 1 proposals</text>",
+        "$0.0018",
+    ] {
         assert!(html.contains(part), "report.html lacks {part}:\n{html}");
     }
     let html = regex::Regex::new(r"\d+ ms").unwrap().replace_all(&html, "[N] ms");

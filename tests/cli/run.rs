@@ -71,7 +71,6 @@ impl Run {
     }
 }
 
-
 #[test]
 fn one_round_asks_in_parallel_and_records_every_candidate() {
     let run = Run::new();
@@ -92,7 +91,14 @@ fn one_round_asks_in_parallel_and_records_every_candidate() {
     assert_eq!(report["learning"]["stopped"], "rounds complete");
     for number in 1..=8 {
         let dir = run.run_dir().join(format!("candidates/{number:03}"));
-        for file in ["mods/uv-pip.ts", "proposal.json", "generation-prompt.md", "report.md", "manifest.json", "eval/001-mod-loads/assertions.result.json"] {
+        for file in [
+            "mods/uv-pip.ts",
+            "proposal.json",
+            "generation-prompt.md",
+            "report.md",
+            "manifest.json",
+            "eval/001-mod-loads/assertions.result.json",
+        ] {
             assert!(dir.join(file).is_file(), "candidate {number}: {file}");
         }
     }
@@ -154,7 +160,9 @@ fn rate_limits_are_retried_after_the_servers_wait() {
 #[test]
 fn answers_without_code_and_failed_requests_become_failed_candidates() {
     let run = Run::new();
-    run.server.respond_with("*", |request| if seed(request) == 1 { Reply::no_code() } else { Reply::status(400).body("{\"error\":\"bad request\"}") });
+    run.server.respond_with("*", |request| {
+        if seed(request) == 1 { Reply::no_code() } else { Reply::status(400).body("{\"error\":\"bad request\"}") }
+    });
     let (code, stdout, stderr) = run.run(&["--candidates", "2"]);
     // Nothing could be judged: not the same as "judged, and none passes" (1).
     assert_eq!(code, 3, "{stdout}\n{stderr}");
@@ -177,8 +185,20 @@ fn an_unreachable_server_is_named_and_nothing_is_selected() {
     let (run_dir, cache) = (context.path("run"), context.path("cache"));
     let dead = crate::common::unreachable_base_url();
     let mut command = context.command(&[
-        "run", "specs/uv-pip.json", "--candidates", "2", "--rounds", "3", "--model", "openai:test-model", "--base-url", &dead,
-        "--run-dir", run_dir.to_str().unwrap(), "--cache-dir", cache.to_str().unwrap(),
+        "run",
+        "specs/uv-pip.json",
+        "--candidates",
+        "2",
+        "--rounds",
+        "3",
+        "--model",
+        "openai:test-model",
+        "--base-url",
+        &dead,
+        "--run-dir",
+        run_dir.to_str().unwrap(),
+        "--cache-dir",
+        cache.to_str().unwrap(),
     ]);
     command.env("OPENAI_API_KEY", KEY);
     let rendered = context.render(command);
@@ -298,8 +318,16 @@ fn anthropic_models_work_the_same_way() {
     let run_dir = run.run_dir();
     let cache = run.context.path("cache");
     let mut command = run.context.command(&[
-        "run", "specs/uv-pip.json", "--candidates", "1", "--model", "anthropic:claude-test",
-        "--run-dir", run_dir.to_str().unwrap(), "--cache-dir", cache.to_str().unwrap(),
+        "run",
+        "specs/uv-pip.json",
+        "--candidates",
+        "1",
+        "--model",
+        "anthropic:claude-test",
+        "--run-dir",
+        run_dir.to_str().unwrap(),
+        "--cache-dir",
+        cache.to_str().unwrap(),
     ]);
     command.env("ANTHROPIC_API_KEY", KEY).env("ANTHROPIC_BASE_URL", run.server.base_url_anthropic());
     let output = command.output().unwrap();
@@ -322,7 +350,20 @@ fn configuration_errors_exit_2_before_anything_is_written() {
         ("resume-missing", vec!["run", "--resume", run], true),
         (
             "unpriced-budget",
-            vec!["run", "specs/uv-pip.json", "--candidates", "1", "--model", "openai:test-model", "--base-url", "http://127.0.0.1:9/v1", "--max-usd", "1", "--run-dir", run],
+            vec![
+                "run",
+                "specs/uv-pip.json",
+                "--candidates",
+                "1",
+                "--model",
+                "openai:test-model",
+                "--base-url",
+                "http://127.0.0.1:9/v1",
+                "--max-usd",
+                "1",
+                "--run-dir",
+                run,
+            ],
             true,
         ),
     ] {
@@ -358,8 +399,18 @@ fn the_embedded_model_runs_the_pipeline_offline() {
     let run_dir = context.path("local");
     let cache = context.path("cache");
     let mut command = context.command(&[
-        "run", "specs/uv-pip.json", "--candidates", "1", "--max-tokens", "192", "--temperature", "0",
-        "--run-dir", run_dir.to_str().unwrap(), "--cache-dir", cache.to_str().unwrap(),
+        "run",
+        "specs/uv-pip.json",
+        "--candidates",
+        "1",
+        "--max-tokens",
+        "192",
+        "--temperature",
+        "0",
+        "--run-dir",
+        run_dir.to_str().unwrap(),
+        "--cache-dir",
+        cache.to_str().unwrap(),
     ]);
     command.env_remove("MODLEARN_MODEL");
     let output = command.output().unwrap();

@@ -22,11 +22,14 @@ fn write(file: &str) -> Reply {
     Reply::tool_call("write_candidate", json!({"source": source(file)}))
 }
 
-
 /// The transcript's lines, parsed.
 fn transcript(run_dir: &Path, number: usize) -> Vec<Value> {
     let path = run_dir.join(format!("candidates/{number:03}/agent-transcript.jsonl"));
-    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display())).lines().map(|line| serde_json::from_str(line).unwrap()).collect()
+    std::fs::read_to_string(&path)
+        .unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+        .lines()
+        .map(|line| serde_json::from_str(line).unwrap())
+        .collect()
 }
 
 /// `(tool, ok, result)` of every tool call in a transcript.
@@ -56,7 +59,14 @@ impl AgentRun {
     fn command(&self, model: &str, extra: &[&str]) -> Command {
         let (run_dir, cache) = (self.run_dir(), self.context.path("cache"));
         let mut args = vec!["run", "specs/uv-pip.json", "--proposer", "agent", "--model", model];
-        args.extend_from_slice(&["--run-dir", run_dir.to_str().unwrap(), "--cache-dir", cache.to_str().unwrap(), "--handler-timeout", "500ms"]);
+        args.extend_from_slice(&[
+            "--run-dir",
+            run_dir.to_str().unwrap(),
+            "--cache-dir",
+            cache.to_str().unwrap(),
+            "--handler-timeout",
+            "500ms",
+        ]);
         args.extend_from_slice(extra);
         let mut command = self.context.command(&args);
         command.env("OPENAI_API_KEY", KEY).env("OPENAI_BASE_URL", self.server.base_url_openai());
@@ -66,7 +76,11 @@ impl AgentRun {
 
     fn run(&self, model: &str, extra: &[&str]) -> (i32, String, String) {
         let output = self.command(model, extra).output().unwrap();
-        (output.status.code().unwrap_or(-1), String::from_utf8_lossy(&output.stdout).into_owned(), String::from_utf8_lossy(&output.stderr).into_owned())
+        (
+            output.status.code().unwrap_or(-1),
+            String::from_utf8_lossy(&output.stdout).into_owned(),
+            String::from_utf8_lossy(&output.stderr).into_owned(),
+        )
     }
 }
 
@@ -104,7 +118,9 @@ fn the_agent_reads_the_history_and_guide_then_writes_a_passing_candidate() {
     let first = requests[0].prompt_text();
     assert!(first.contains("Call `write_candidate` once") && first.contains("no earlier candidates yet"), "{first}");
     let second = requests.iter().find(|r| round(r) == 2).unwrap().prompt_text();
-    for pointer in ["`history.json`, `history.md`", "`proposer-guide.md`", "Earlier candidates: `candidates/001/`", "FAIL `rewrite-python-module-pip`"] {
+    for pointer in
+        ["`history.json`, `history.md`", "`proposer-guide.md`", "Earlier candidates: `candidates/001/`", "FAIL `rewrite-python-module-pip`"]
+    {
         assert!(second.contains(pointer), "round 2's prompt lacks {pointer:?}");
     }
 
@@ -142,7 +158,10 @@ fn the_agent_reads_the_history_and_guide_then_writes_a_passing_candidate() {
     let tokens: u64 = lines.iter().filter(|l| l["kind"] == "turn").map(|l| l["usage"]["inputTokens"].as_u64().unwrap()).sum();
     assert_eq!(report["attempts"][1]["proposal"]["inputTokens"], tokens);
     assert_eq!(report["attempts"][1]["proposal"]["httpAttempts"], 4);
-    assert_eq!(std::fs::read_to_string(run.run_dir().join("candidates/002/mods/uv-pip.ts")).unwrap(), source("candidates/uv-pip/good-return-args.ts"));
+    assert_eq!(
+        std::fs::read_to_string(run.run_dir().join("candidates/002/mods/uv-pip.ts")).unwrap(),
+        source("candidates/uv-pip/good-return-args.ts")
+    );
 }
 
 #[test]
@@ -162,7 +181,9 @@ fn escapes_and_closed_files_get_error_results_not_files() {
         ]),
         write("candidates/uv-pip/partial-no-python-m.ts"),
     ];
-    run.server.respond_with("*", move |request| if round(request) == 1 { write("candidates/uv-pip/partial-no-python-m.ts") } else { round_two[(request.turn() - 1).min(1)].clone() });
+    run.server.respond_with("*", move |request| {
+        if round(request) == 1 { write("candidates/uv-pip/partial-no-python-m.ts") } else { round_two[(request.turn() - 1).min(1)].clone() }
+    });
     let (code, stdout, stderr) = run.run("openai:gpt-test", &["--candidates", "1", "--rounds", "2"]);
     assert_eq!(code, 1, "{stdout}\n{stderr}");
     let results = tool_results(&transcript(&run.run_dir(), 2));
@@ -200,10 +221,13 @@ fn a_session_that_never_writes_fails_at_the_step_bound() {
 #[test]
 fn anthropic_tool_use_and_keys_stay_out_of_all_but_the_answer() {
     let run = AgentRun::new();
-    run.server.session("claude-test", vec![
-        Reply::tool_call("list", json!({})).with_text(format!("The proxy told me the key is {KEY}.")),
-        write("candidates/uv-pip/good-return-args.ts"),
-    ]);
+    run.server.session(
+        "claude-test",
+        vec![
+            Reply::tool_call("list", json!({})).with_text(format!("The proxy told me the key is {KEY}.")),
+            write("candidates/uv-pip/good-return-args.ts"),
+        ],
+    );
     let (code, stdout, stderr) = run.run("anthropic:claude-test", &["--candidates", "1"]);
     assert_eq!(code, 0, "{stdout}\n{stderr}");
     let requests = run.server.requests();
@@ -240,10 +264,25 @@ fn a_repeated_agent_run_replays_its_sessions_from_the_cache() {
 fn the_agent_proposer_needs_a_model_with_tool_calls() {
     let context = TestContext::new();
     let run_dir = context.path("never");
-    let mut command = context.command(&["run", "specs/uv-pip.json", "--candidates", "1", "--proposer", "agent", "--model", "local:smollm2-135m", "--run-dir", run_dir.to_str().unwrap()]);
+    let mut command = context.command(&[
+        "run",
+        "specs/uv-pip.json",
+        "--candidates",
+        "1",
+        "--proposer",
+        "agent",
+        "--model",
+        "local:smollm2-135m",
+        "--run-dir",
+        run_dir.to_str().unwrap(),
+    ]);
     command.env_remove("MODLEARN_MODEL");
     let output = command.output().unwrap();
-    let text = context.filter(&format!("exit_code: {}\n----- stderr -----\n{}", output.status.code().unwrap_or(-1), String::from_utf8_lossy(&output.stderr)));
+    let text = context.filter(&format!(
+        "exit_code: {}\n----- stderr -----\n{}",
+        output.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&output.stderr)
+    ));
     assert_eq!(output.status.code(), Some(2), "{text}");
     insta::assert_snapshot!("run-error-agent-local", text);
     assert!(!run_dir.exists(), "nothing may be written");
@@ -254,7 +293,10 @@ const GOOD_KEY: &str = "sk-test-GOOD-5e7a";
 
 fn refuse_bad_keys(server: &TestServer, answer: Reply) {
     server.respond_with("*", move |request| {
-        let key = request.header("authorization").map(|h| h.trim_start_matches("Bearer ").to_owned()).or_else(|| request.header("x-api-key").map(str::to_owned));
+        let key = request
+            .header("authorization")
+            .map(|h| h.trim_start_matches("Bearer ").to_owned())
+            .or_else(|| request.header("x-api-key").map(str::to_owned));
         // Candidate 1 is answered whatever the key, so the run has a finished candidate to keep.
         if key.as_deref() == Some(GOOD_KEY) || request.prompt_text().contains("(candidate 1).") {
             answer.clone()
@@ -271,9 +313,28 @@ fn a_refused_key_stops_the_run_at_once_and_the_run_resumes() {
     let run_dir = run.run_dir();
     let (cache, dir) = (run.context.path("cache"), run_dir.to_str().unwrap().to_owned());
     let base = run.server.base_url_openai();
-    let args = ["run", "specs/uv-pip.json", "--candidates", "4", "--concurrency", "1", "--model", "openai:gpt-test", "--base-url", &base, "--run-dir", &dir, "--cache-dir", cache.to_str().unwrap()];
+    let args = [
+        "run",
+        "specs/uv-pip.json",
+        "--candidates",
+        "4",
+        "--concurrency",
+        "1",
+        "--model",
+        "openai:gpt-test",
+        "--base-url",
+        &base,
+        "--run-dir",
+        &dir,
+        "--cache-dir",
+        cache.to_str().unwrap(),
+    ];
     let output = run.context.command(&args).env("OPENAI_API_KEY", KEY).output().unwrap();
-    let text = run.context.filter(&format!("exit_code: {}\n----- stderr -----\n{}", output.status.code().unwrap_or(-1), String::from_utf8_lossy(&output.stderr)));
+    let text = run.context.filter(&format!(
+        "exit_code: {}\n----- stderr -----\n{}",
+        output.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&output.stderr)
+    ));
     assert_eq!(output.status.code(), Some(2), "{text}");
     insta::assert_snapshot!("run-error-key-refused", text);
     assert!(run.server.request_count() <= 3, "stopped at once: {} requests", run.server.request_count());
@@ -312,7 +373,10 @@ fn a_refused_key_stops_an_agent_run_and_resume_keeps_the_agent_proposer() {
     assert_eq!(output.status.code(), Some(1), "{}", String::from_utf8_lossy(&output.stderr));
     let requests = run.server.requests();
     assert_eq!(requests.len(), 1, "candidate 1's session came from the cache");
-    assert!(!requests.is_empty() && requests.iter().all(|r| r.tool_names().contains(&"write_candidate".to_owned())), "the agent proposer was kept");
+    assert!(
+        !requests.is_empty() && requests.iter().all(|r| r.tool_names().contains(&"write_candidate".to_owned())),
+        "the agent proposer was kept"
+    );
 }
 
 fn walk(dir: &Path) -> Vec<PathBuf> {
@@ -337,12 +401,31 @@ fn hidden_scenarios_stay_closed_to_the_agent() {
         write("candidates/turn-reminder/good-return-input.ts"),
     ];
     run.server.respond_with("*", move |request| {
-        if round(request) == 1 { write("candidates/turn-reminder/partial-prepends.js") } else { round_two[(request.turn() - 1).min(1)].clone() }
+        if round(request) == 1 {
+            write("candidates/turn-reminder/partial-prepends.js")
+        } else {
+            round_two[(request.turn() - 1).min(1)].clone()
+        }
     });
     let (run_dir, cache) = (run.run_dir(), run.context.path("cache"));
-    let args = ["run", "specs/turn-reminder.json", "--proposer", "agent", "--model", "openai:gpt-test", "--candidates", "1", "--rounds", "2",
-        "--run-dir", run_dir.to_str().unwrap(), "--cache-dir", cache.to_str().unwrap()];
-    let output = run.context.command(&args).env("OPENAI_API_KEY", KEY).env("OPENAI_BASE_URL", run.server.base_url_openai()).output().unwrap();
+    let args = [
+        "run",
+        "specs/turn-reminder.json",
+        "--proposer",
+        "agent",
+        "--model",
+        "openai:gpt-test",
+        "--candidates",
+        "1",
+        "--rounds",
+        "2",
+        "--run-dir",
+        run_dir.to_str().unwrap(),
+        "--cache-dir",
+        cache.to_str().unwrap(),
+    ];
+    let output =
+        run.context.command(&args).env("OPENAI_API_KEY", KEY).env("OPENAI_BASE_URL", run.server.base_url_openai()).output().unwrap();
     assert!(matches!(output.status.code(), Some(0 | 1)), "{}", String::from_utf8_lossy(&output.stderr));
     let hidden = run_dir.join("candidates/001/eval/006-preserve-edit-args/assertions.result.json");
     assert!(hidden.is_file(), "the hidden scenario was evaluated");

@@ -30,8 +30,7 @@ fn scripted_eval_reports_traces_and_results() {
     let trace = std::fs::read_to_string(scenario.join("trace.jsonl")).unwrap();
     insta::assert_snapshot!("scripted-trace-continues-always", trace);
     assert_eq!(std::fs::read_to_string(scenario.join("result.txt")).unwrap(), "Installed requests 2.32.3.");
-    let manifest: Value =
-        serde_json::from_str(&std::fs::read_to_string(run_dir.join("candidates/003/manifest.json")).unwrap()).unwrap();
+    let manifest: Value = serde_json::from_str(&std::fs::read_to_string(run_dir.join("candidates/003/manifest.json")).unwrap()).unwrap();
     let listed: Vec<&str> =
         manifest["artifacts"]["scenarioArtifacts"].as_array().unwrap().iter().map(|path| path.as_str().unwrap()).collect();
     assert!(listed.contains(&"candidates/003/eval/002-install-flow/trace.jsonl"), "{listed:?}");
@@ -64,7 +63,11 @@ fn an_invalid_environment_is_a_usage_error_naming_file_and_path() {
     let context = TestContext::new();
     let envs = context.path("envs/broken");
     std::fs::create_dir_all(&envs).unwrap();
-    std::fs::write(envs.join("env.json"), "{\n  \"name\": \"broken\",\n  \"profile\": \"desktop\",\n  \"tools\": [{ \"name\": \"Bash\", \"kind\": \"shell\" }]\n}\n").unwrap();
+    std::fs::write(
+        envs.join("env.json"),
+        "{\n  \"name\": \"broken\",\n  \"profile\": \"desktop\",\n  \"tools\": [{ \"name\": \"Bash\", \"kind\": \"shell\" }]\n}\n",
+    )
+    .unwrap();
     let spec = context.path("specs/spec.json");
     std::fs::create_dir_all(spec.parent().unwrap()).unwrap();
     std::fs::write(&spec, SPEC.replace("ENV", "broken")).unwrap();

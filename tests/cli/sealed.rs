@@ -149,12 +149,8 @@ fn a_mod_cannot_choose_the_seed_it_is_judged_with() {
     let context = TestContext::new();
     let attack = format!("{FIXTURES}/forges-seed.js");
     let (_, report, _) = eval(&context, "seed", "specs/lifecycle.json", &[&attack]);
-    let checks: Vec<&Value> = report["attempts"][0]["scenarios"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .flat_map(|scenario| scenario["checks"].as_array().unwrap())
-        .collect();
+    let checks: Vec<&Value> =
+        report["attempts"][0]["scenarios"].as_array().unwrap().iter().flat_map(|scenario| scenario["checks"].as_array().unwrap()).collect();
     for kind in ["deterministic", "isolated_conversations"] {
         let check = checks.iter().find(|check| check["type"] == kind).unwrap_or_else(|| panic!("a {kind} check"));
         assert_eq!(check["passed"], false, "{check}");
@@ -260,9 +256,8 @@ fn non_regular_files_and_outward_links_are_refused() {
 #[test]
 fn nonsense_durations_are_usage_errors() {
     let context = TestContext::new();
-    let rendered = context.run(&[
-        "eval", "specs/uv-pip.json", "candidates/uv-pip/good-return-args.ts", "--handler-timeout", "18446744073709551615s",
-    ]);
+    let rendered =
+        context.run(&["eval", "specs/uv-pip.json", "candidates/uv-pip/good-return-args.ts", "--handler-timeout", "18446744073709551615s"]);
     assert_eq!(rendered.code, 2, "{}", rendered.text);
     insta::assert_snapshot!("sealed-nonsense-duration", rendered.text);
 }

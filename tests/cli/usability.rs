@@ -60,7 +60,12 @@ fn colour_follows_the_flag_and_no_color() {
     // Colour does not move the columns.
     let plain = eval_into(&context, "plain", &["--color", "never"]);
     let strip = regex::Regex::new("\x1b\\[[0-9;]*m").unwrap();
-    let same = |text: &str| strip.replace_all(text, "").replace(context.path("always").to_str().unwrap(), "DIR").replace(context.path("plain").to_str().unwrap(), "DIR");
+    let same = |text: &str| {
+        strip
+            .replace_all(text, "")
+            .replace(context.path("always").to_str().unwrap(), "DIR")
+            .replace(context.path("plain").to_str().unwrap(), "DIR")
+    };
     assert_eq!(same(&always.stdout), same(&plain.stdout));
     assert!(!plain.stdout.contains('\x1b'));
     // Not a terminal: no colour by default, NO_COLOR or not.
@@ -108,8 +113,10 @@ fn default_run_directories_never_collide() {
         let output = child.wait_with_output().unwrap();
         assert_eq!(output.status.code(), Some(0), "{}", String::from_utf8_lossy(&output.stderr));
     }
-    let mut dirs: Vec<String> =
-        std::fs::read_dir(context.path("reports")).unwrap().map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned()).collect();
+    let mut dirs: Vec<String> = std::fs::read_dir(context.path("reports"))
+        .unwrap()
+        .map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
     dirs.sort();
     assert_eq!(dirs.len(), 3, "{dirs:?}");
     let stamp = regex::Regex::new(r"^uv-pip-\d{8}T\d{6}Z(-\d+)?$").unwrap();
@@ -149,7 +156,8 @@ fn eval_takes_a_directory_as_check_does() {
     let rendered = context.run(&["eval", spec, dir, "candidates/hostile/throws-in-handler.js", "--run-dir", run, "--json"]);
     assert_eq!(rendered.code, 0, "{}", rendered.text);
     let report: serde_json::Value = serde_json::from_str(&rendered.stdout).unwrap();
-    let paths: Vec<String> = report["attempts"].as_array().unwrap().iter().map(|a| context.filter(a["candidatePath"].as_str().unwrap())).collect();
+    let paths: Vec<String> =
+        report["attempts"].as_array().unwrap().iter().map(|a| context.filter(a["candidatePath"].as_str().unwrap())).collect();
     assert_eq!(paths, ["[TEMP_DIR]/mods/b-good.ts", "[TEMP_DIR]/mods/nested/a-partial.ts", "candidates/hostile/throws-in-handler.js"]);
     let empty = context.path("empty");
     std::fs::create_dir_all(&empty).unwrap();
@@ -226,7 +234,16 @@ fn base_url_without_a_model_is_not_silently_ignored() {
     // (`--proposer agent` then stops the run before any model is loaded.)
     let base = server.base_url_openai();
     let mut command = context.command(&[
-        "run", "specs/uv-pip.json", "--candidates", "1", "--base-url", &base, "--run-dir", run_dir.to_str().unwrap(), "--proposer", "agent",
+        "run",
+        "specs/uv-pip.json",
+        "--candidates",
+        "1",
+        "--base-url",
+        &base,
+        "--run-dir",
+        run_dir.to_str().unwrap(),
+        "--proposer",
+        "agent",
     ]);
     command.env_remove("MODLEARN_MODEL");
     let rendered = context.render(command);
@@ -271,7 +288,13 @@ fn init_writes_a_spec_that_validates_with_negative_controls() {
 #[test]
 fn completions_are_generated_for_each_shell() {
     let context = TestContext::new();
-    for (shell, marker) in [("bash", "complete -F _modlearn"), ("zsh", "#compdef modlearn"), ("fish", "complete -c modlearn"), ("powershell", "Register-ArgumentCompleter"), ("elvish", "edit:completion:arg-completer[modlearn]")] {
+    for (shell, marker) in [
+        ("bash", "complete -F _modlearn"),
+        ("zsh", "#compdef modlearn"),
+        ("fish", "complete -c modlearn"),
+        ("powershell", "Register-ArgumentCompleter"),
+        ("elvish", "edit:completion:arg-completer[modlearn]"),
+    ] {
         let rendered = context.run(&["completions", shell]);
         assert_eq!(rendered.code, 0, "{shell}: {}", rendered.text);
         assert!(rendered.stdout.contains(marker), "{shell}: {}", rendered.stdout);

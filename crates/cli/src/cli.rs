@@ -42,10 +42,14 @@ pub enum Command {
     #[command(after_help = RUN_AFTER_HELP)]
     Run(RunArgs),
     /// Evaluate existing candidate mod files against a spec, select the best
-    #[command(after_help = "Exit status: 0 when the selected candidate passes, 1 when none passes, 2 on a usage or spec error, 3 when no candidate could be judged.")]
+    #[command(
+        after_help = "Exit status: 0 when the selected candidate passes, 1 when none passes, 2 on a usage or spec error, 3 when no candidate could be judged."
+    )]
     Eval(EvalArgs),
     /// Check a spec; with --mutants, also whether it is strong enough to reject wrong mods
-    #[command(after_help = "Prompt scenarios run only with --eval-model; without it their markers fail every mutant as not run, which kills none.\n\nExit status: 0 when the spec is valid (warnings go to stderr) and, with --mutants, every mutant is killed; 1 when a mutant survives; 2 with every problem listed when the spec is invalid.")]
+    #[command(
+        after_help = "Prompt scenarios run only with --eval-model; without it their markers fail every mutant as not run, which kills none.\n\nExit status: 0 when the spec is valid (warnings go to stderr) and, with --mutants, every mutant is killed; 1 when a mutant survives; 2 with every problem listed when the spec is invalid."
+    )]
     Validate(ValidateArgs),
     /// Print the JSON Schema of the spec format
     Schema,
@@ -55,22 +59,30 @@ pub enum Command {
     #[command(after_help = CHECK_AFTER_HELP)]
     Check(CheckArgs),
     /// Re-render a run's reports (report.md, report.json, report.html) from its stored artifacts
-    #[command(after_help = "Runs nothing: no engine, no model. Exit status: 0 when the reports were written, 2 when the directory is not a finished run or an artifact is missing or corrupt.")]
+    #[command(
+        after_help = "Runs nothing: no engine, no model. Exit status: 0 when the reports were written, 2 when the directory is not a finished run or an artifact is missing or corrupt."
+    )]
     Report(ReportArgs),
     /// Rewrite a run's proposer guide and history.md from its stored history.json
-    #[command(after_help = "Runs nothing: no engine, no model. Exit status: 0 when the guide was written, 2 when the directory is not a run or history.json is missing or corrupt.")]
+    #[command(
+        after_help = "Runs nothing: no engine, no model. Exit status: 0 when the guide was written, 2 when the directory is not a run or history.json is missing or corrupt."
+    )]
     Guide(GuideArgs),
     /// Compare models on specs: run every (model, spec, repeat) job, rank the models, test the differences
     #[command(after_help = COMPARE_AFTER_HELP)]
     Compare(CompareArgs),
     /// Combine the shard directories of one `modlearn compare --shard I/N` into one leaderboard
-    #[command(after_help = "Refuses (exit 2) directories of different comparisons, the same shard twice, and missing shards.\n\nExit status: 0 when every job finished, 1 when the budget stopped some, 2 on a usage error, 3 when a job failed because its proposals could not be obtained.")]
+    #[command(
+        after_help = "Refuses (exit 2) directories of different comparisons, the same shard twice, and missing shards.\n\nExit status: 0 when every job finished, 1 when the budget stopped some, 2 on a usage error, 3 when a job failed because its proposals could not be obtained."
+    )]
     Merge(MergeArgs),
     /// Write a new spec from an objective: a scaffold with the checks and negative controls to fill in
     #[command(after_help = INIT_AFTER_HELP)]
     Init(InitArgs),
     /// Print a shell completion script for modlearn
-    #[command(after_help = "For example: `modlearn completions bash > ~/.local/share/bash-completion/completions/modlearn`, or `modlearn completions zsh > \"${fpath[1]}/_modlearn\"`.")]
+    #[command(
+        after_help = "For example: `modlearn completions bash > ~/.local/share/bash-completion/completions/modlearn`, or `modlearn completions zsh > \"${fpath[1]}/_modlearn\"`."
+    )]
     Completions(CompletionsArgs),
 }
 

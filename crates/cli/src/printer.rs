@@ -252,9 +252,7 @@ impl Progress {
         }
         let bar = ProgressBar::new(total as u64);
         bar.set_style(
-            ProgressStyle::with_template("{spinner} {msg} [{bar:30}] {pos}/{len} {elapsed}")
-                .expect("valid template")
-                .progress_chars("=> "),
+            ProgressStyle::with_template("{spinner} {msg} [{bar:30}] {pos}/{len} {elapsed}").expect("valid template").progress_chars("=> "),
         );
         bar.set_message(message.to_owned());
         // Redraws without events: a proposal can take minutes.
@@ -385,7 +383,10 @@ pub fn summary(report: &RunReport, run_dir: &Path) -> String {
         columns.extend([
             Column::new("result", cells(&result)),
             Column::new("score", cells(&score)),
-            Column::new("tokens in/out", cells(&|a| a.proposal.as_ref().map_or("-".to_owned(), |p| format!("{}/{}", p.input_tokens, p.output_tokens)))),
+            Column::new(
+                "tokens in/out",
+                cells(&|a| a.proposal.as_ref().map_or("-".to_owned(), |p| format!("{}/{}", p.input_tokens, p.output_tokens))),
+            ),
             Column::new("cost", cells(&|a| a.proposal.as_ref().map_or("-".to_owned(), |p| format!("${:.4}", p.cost_usd)))),
             Column::wrapping("diagnostics", cells(&faults)),
         ]);

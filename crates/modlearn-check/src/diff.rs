@@ -168,10 +168,8 @@ fn diagnostic_changes(old: &[CheckDiagnostic], new: &[CheckDiagnostic], changes:
             field("message", &gone.message, &now.message);
             field("hint", gone.hint.as_deref().unwrap_or(""), now.hint.as_deref().unwrap_or(""));
             let capability = gone.capability.as_ref().map(|c| format!(" [{c}]")).unwrap_or_default();
-            changes.push(change(
-                ChangeKind::Changed,
-                format!("diagnostic {}/{}{capability}: {}", gone.phase, gone.fault, fields.join("; ")),
-            ));
+            changes
+                .push(change(ChangeKind::Changed, format!("diagnostic {}/{}{capability}: {}", gone.phase, gone.fault, fields.join("; "))));
         } else {
             changes.push(change(ChangeKind::Removed, format!("diagnostic {}", gone.summary())));
         }

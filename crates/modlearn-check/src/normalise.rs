@@ -101,10 +101,7 @@ mod tests {
     #[test]
     fn removes_the_mods_directory_in_paths_and_urls() {
         let normaliser = Normaliser { prefixes: vec!["file:///home/u/mods/".into(), "/home/u/mods/".into()] };
-        assert_eq!(
-            normaliser.text("Cannot load file:///home/u/mods/a.js?load=3 from /home/u/mods/b.ts:4:7"),
-            "Cannot load a.js from b.ts"
-        );
+        assert_eq!(normaliser.text("Cannot load file:///home/u/mods/a.js?load=3 from /home/u/mods/b.ts:4:7"), "Cannot load a.js from b.ts");
     }
 
     #[test]

@@ -119,10 +119,11 @@ mod tests {
         let path = dir.path().join("s.json");
         assert_eq!(Snapshot::read(&path).unwrap(), None);
         let mut snapshot = Snapshot::new();
-        snapshot.mods.entry("a.js".into()).or_default().insert(
-            "engine".into(),
-            Surface { loaded: true, engine_error: None, diagnostics: vec![], registered: Default::default() },
-        );
+        snapshot
+            .mods
+            .entry("a.js".into())
+            .or_default()
+            .insert("engine".into(), Surface { loaded: true, engine_error: None, diagnostics: vec![], registered: Default::default() });
         snapshot.write(&path).unwrap();
         assert_eq!(Snapshot::read(&path).unwrap(), Some(snapshot));
     }

@@ -162,12 +162,9 @@ fn without_owner(value: &Value) -> Value {
 pub fn observe_surface(path: &Path, source: &str, options: &EngineOptions) -> Surface {
     let normaliser = Normaliser::for_mod(path);
     match run(path, source, options) {
-        Ok((loaded, registered, diagnostics)) => Surface {
-            loaded,
-            engine_error: None,
-            diagnostics: diagnostics.iter().map(|d| normalise(d, &normaliser)).collect(),
-            registered,
-        },
+        Ok((loaded, registered, diagnostics)) => {
+            Surface { loaded, engine_error: None, diagnostics: diagnostics.iter().map(|d| normalise(d, &normaliser)).collect(), registered }
+        }
         Err(error) => Surface {
             loaded: false,
             engine_error: Some(normaliser.text(&error.to_string())),

@@ -5,8 +5,8 @@
 //! a rerun with the same `--out` resume.
 
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use modlearn_propose::{ModelRef, ProposeError, Proposer, ToolChat};
 use modlearn_record::{WriteError, write_atomic};
@@ -195,7 +195,8 @@ async fn run_job(context: &Context, job: Job) -> Result<JobOutcome, CompareError
     let model_name = &comparison.models[job.model];
     let model = ModelRef::parse(model_name).map_err(|error| CompareError::usage(format!("`--model {model_name}`: {error}")))?;
     let limits = context.limits.for_job();
-    let proposing = proposing(context, &model, &limits, &dir).map_err(|error| CompareError::usage(format!("`--model {model_name}`: {error}")))?;
+    let proposing =
+        proposing(context, &model, &limits, &dir).map_err(|error| CompareError::usage(format!("`--model {model_name}`: {error}")))?;
     let mut eval = context.options.eval.clone();
     if let Some(name) = &comparison.eval_model {
         eval.eval_model = Some(eval_model(context, name, &limits)?);
@@ -298,7 +299,10 @@ fn eval_model(context: &Context, name: &str, limits: &JobLimits) -> Result<Arc<E
 /// The error that stopped a job (the API refused the key): the comparison
 /// stops, exit 2, nothing of that job counted.
 fn fatal(error: ProposeError, flag: &str, out: &Path) -> CompareError {
-    let resume = format!("then rerun with the same `--out {}`: finished jobs are kept and answers already received are not asked for again", out.display());
+    let resume = format!(
+        "then rerun with the same `--out {}`: finished jobs are kept and answers already received are not asked for again",
+        out.display()
+    );
     match error {
         ProposeError::Auth { message, hint, .. } => {
             let hint = if flag.starts_with("--eval-model") { hint.replace("`--base-url`", "`--eval-base-url`") } else { hint };

@@ -174,8 +174,10 @@ fn difference(a: &Comparison, b: &Comparison) -> String {
         return format!("spec `{}` has different contents", x.path);
     }
     let settings = |c: &Comparison| {
-        let mut text =
-            format!("--candidates {} --rounds {} --repeat {} --max-tokens {} --temperature {}", c.candidates, c.rounds, c.repeat, c.max_tokens, c.temperature);
+        let mut text = format!(
+            "--candidates {} --rounds {} --repeat {} --max-tokens {} --temperature {}",
+            c.candidates, c.rounds, c.repeat, c.max_tokens, c.temperature
+        );
         if c.proposer != crate::ProposerChoice::Completion {
             text.push_str(&format!(" --proposer {}", c.proposer.as_str()));
         }

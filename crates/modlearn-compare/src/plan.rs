@@ -150,7 +150,8 @@ impl Comparison {
     /// (their run directories would collide), at least one repeat.
     pub fn check(&self) -> Result<(), CompareError> {
         if self.models.is_empty() {
-            return Err(CompareError::usage("give at least one `--model PROVIDER:NAME`").hint("for example `--model openai:gpt-4.1-mini --model anthropic:claude-sonnet-4-5`"));
+            return Err(CompareError::usage("give at least one `--model PROVIDER:NAME`")
+                .hint("for example `--model openai:gpt-4.1-mini --model anthropic:claude-sonnet-4-5`"));
         }
         if self.repeat == 0 || self.candidates == 0 || self.rounds == 0 {
             return Err(CompareError::usage("`--candidates`, `--rounds` and `--repeat` must be at least 1"));
@@ -213,7 +214,12 @@ mod tests {
         Comparison {
             specs: specs
                 .iter()
-                .map(|slug| SpecEntry { path: format!("specs/{slug}.json"), name: slug.to_string(), slug: slug.to_string(), sha256: String::new() })
+                .map(|slug| SpecEntry {
+                    path: format!("specs/{slug}.json"),
+                    name: slug.to_string(),
+                    slug: slug.to_string(),
+                    sha256: String::new(),
+                })
                 .collect(),
             models: models.iter().map(|m| m.to_string()).collect(),
             candidates: 2,

@@ -8,9 +8,7 @@ use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
-use modlearn_types::{
-    CommandRun, Compared, ConsoleLine, Emission, LiveCompare, PermissionCheck, RegistrySnapshot, ToolRun,
-};
+use modlearn_types::{CommandRun, Compared, ConsoleLine, Emission, LiveCompare, PermissionCheck, RegistrySnapshot, ToolRun};
 
 use crate::local::{LocalEngine, parse};
 use crate::protocol::{HostMethod, Operation};
@@ -206,12 +204,7 @@ impl Engine {
 
     /// [`Engine::emit`], then `compare` made on the live event (JSON, which the event
     /// leaves the engine as, would lose what Letta's comparison sees).
-    pub fn emit_compared(
-        &mut self,
-        name: &str,
-        event: &Value,
-        compare: Option<&LiveCompare>,
-    ) -> Result<EmitOutcome, EngineError> {
+    pub fn emit_compared(&mut self, name: &str, event: &Value, compare: Option<&LiveCompare>) -> Result<EmitOutcome, EngineError> {
         self.run_operation(Operation::Emit { name: name.to_owned(), event: event.clone(), compare: compare.cloned() })
     }
 

@@ -14,16 +14,16 @@
 
 mod engine;
 mod host_sources;
-mod lifecycle;
-mod local;
-pub mod protocol;
 #[doc(hidden)]
 pub mod js_tests;
+mod lifecycle;
 mod loader;
+mod local;
+pub mod protocol;
 mod transpile;
 mod watchdog;
-mod world;
 pub mod worker;
+mod world;
 
 pub use engine::{CandidateFile, DisposeOutcome, EmitOutcome, Engine, EngineError, EngineOptions, LoadOutcome, StopFault};
 pub use host_sources::HOST_MODULES;

@@ -33,12 +33,7 @@ impl Engine {
     /// Moves the virtual clock on by `advance_ms` without firing timers,
     /// reseeds `Math.random` and sets the conversation later tool and command
     /// runs belong to; each only when given.
-    pub fn control(
-        &mut self,
-        advance_ms: Option<u64>,
-        seed: Option<u32>,
-        conversation_id: Option<&str>,
-    ) -> Result<(), EngineError> {
+    pub fn control(&mut self, advance_ms: Option<u64>, seed: Option<u32>, conversation_id: Option<&str>) -> Result<(), EngineError> {
         #[derive(Deserialize)]
         struct Controlled {}
         let operation = Operation::Control { advance_ms, seed, conversation_id: conversation_id.map(str::to_owned) };

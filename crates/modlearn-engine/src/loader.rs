@@ -9,8 +9,8 @@ use std::path::{Path, PathBuf};
 
 use deno_core::error::ModuleLoaderError;
 use deno_core::{
-    ModuleLoadOptions, ModuleLoadReferrer, ModuleLoadResponse, ModuleLoader, ModuleSource,
-    ModuleSourceCode, ModuleSpecifier, ModuleType, ResolutionKind, resolve_import,
+    ModuleLoadOptions, ModuleLoadReferrer, ModuleLoadResponse, ModuleLoader, ModuleSource, ModuleSourceCode, ModuleSpecifier, ModuleType,
+    ResolutionKind, resolve_import,
 };
 use deno_error::JsErrorBox;
 
@@ -34,12 +34,7 @@ pub(crate) struct SandboxLoader {
 
 impl SandboxLoader {
     pub(crate) fn new() -> SandboxLoader {
-        SandboxLoader {
-            root: RefCell::new(None),
-            cache: RefCell::new(HashMap::new()),
-            host_dir: None,
-            sealed: Cell::new(false),
-        }
+        SandboxLoader { root: RefCell::new(None), cache: RefCell::new(HashMap::new()), host_dir: None, sealed: Cell::new(false) }
     }
 
     /// A loader that reads host modules from `dir` (for the JS unit tests).
@@ -68,17 +63,13 @@ impl SandboxLoader {
         let path = normalize(path);
         match &*self.root.borrow() {
             Some(candidate) if path == *candidate => Ok(()),
-            Some(candidate) => {
-                Err(candidate.parent().and_then(|dir| path.strip_prefix(dir).ok()).map(Path::to_path_buf))
-            }
+            Some(candidate) => Err(candidate.parent().and_then(|dir| path.strip_prefix(dir).ok()).map(Path::to_path_buf)),
             None => Err(None),
         }
     }
 
     fn load_candidate_file(&self, specifier: &ModuleSpecifier) -> Result<ModuleSource, ModuleLoaderError> {
-        let path = specifier
-            .to_file_path()
-            .map_err(|()| refuse(specifier.as_str(), "it is not a file"))?;
+        let path = specifier.to_file_path().map_err(|()| refuse(specifier.as_str(), "it is not a file"))?;
         let path = normalize(&path);
         match self.is_candidate(&path) {
             Ok(()) => {}
@@ -96,22 +87,12 @@ impl SandboxLoader {
         let Some(code) = self.cache.borrow().get(&path).cloned() else {
             return Err(JsErrorBox::type_error(format!("Cannot find module '{}'", path.display())));
         };
-        Ok(ModuleSource::new(
-            ModuleType::JavaScript,
-            ModuleSourceCode::String(code.into()),
-            specifier,
-            None,
-        ))
+        Ok(ModuleSource::new(ModuleType::JavaScript, ModuleSourceCode::String(code.into()), specifier, None))
     }
 }
 
 impl ModuleLoader for SandboxLoader {
-    fn resolve(
-        &self,
-        specifier: &str,
-        referrer: &str,
-        kind: ResolutionKind,
-    ) -> Result<ModuleSpecifier, ModuleLoaderError> {
+    fn resolve(&self, specifier: &str, referrer: &str, kind: ResolutionKind) -> Result<ModuleSpecifier, ModuleLoaderError> {
         let resolved = self.resolve_unsealed(specifier, referrer, kind)?;
         // Host modules import one another (a public module its internals); only a
         // candidate's imports are limited to the public ones.
@@ -121,12 +102,7 @@ impl ModuleLoader for SandboxLoader {
         Ok(resolved)
     }
 
-    fn load(
-        &self,
-        specifier: &ModuleSpecifier,
-        referrer: Option<&ModuleLoadReferrer>,
-        options: ModuleLoadOptions,
-    ) -> ModuleLoadResponse {
+    fn load(&self, specifier: &ModuleSpecifier, referrer: Option<&ModuleLoadReferrer>, options: ModuleLoadOptions) -> ModuleLoadResponse {
         // A host module (a public one a mod imported) may load the host modules it is built on.
         let from_host = referrer.is_some_and(|referrer| referrer.specifier.scheme() == HOST_SCHEME);
         if self.sealed.get() && specifier.scheme() == HOST_SCHEME && !is_public(specifier) && !from_host {
@@ -142,12 +118,7 @@ fn is_public(specifier: &ModuleSpecifier) -> bool {
 }
 
 impl SandboxLoader {
-    fn resolve_unsealed(
-        &self,
-        specifier: &str,
-        referrer: &str,
-        _kind: ResolutionKind,
-    ) -> Result<ModuleSpecifier, ModuleLoaderError> {
+    fn resolve_unsealed(&self, specifier: &str, referrer: &str, _kind: ResolutionKind) -> Result<ModuleSpecifier, ModuleLoaderError> {
         let from_host = referrer.starts_with(HOST_SCHEME);
         let is_relative = specifier.starts_with("./") || specifier.starts_with("../") || specifier.starts_with('/');
         if specifier.starts_with(HOST_SCHEME) && !referrer.starts_with("file:") {
@@ -192,9 +163,7 @@ impl SandboxLoader {
             let name = specifier.path().trim_start_matches('/');
             if let Some(dir) = &self.host_dir {
                 let result = std::fs::read_to_string(dir.join(name))
-                    .map(|code| {
-                        ModuleSource::new(ModuleType::JavaScript, ModuleSourceCode::String(code.into()), specifier, None)
-                    })
+                    .map(|code| ModuleSource::new(ModuleType::JavaScript, ModuleSourceCode::String(code.into()), specifier, None))
                     .map_err(|error| JsErrorBox::type_error(format!("host module '{name}': {error}")));
                 return ModuleLoadResponse::Sync(result);
             }
@@ -217,18 +186,60 @@ impl SandboxLoader {
 /// Node's built-in modules the sandbox provides (`js/node/`), by the name after `node:`.
 /// Bun resolves these with and without the `node:` prefix, so mods may write either.
 const NODE_BUILTINS: &[&str] = &[
-    "assert", "assert/strict", "buffer", "child_process", "crypto", "events", "fs", "fs/promises", "http",
-    "https", "net", "os", "path", "path/posix", "process", "querystring", "string_decoder", "timers",
-    "timers/promises", "url", "util", "util/types",
+    "assert",
+    "assert/strict",
+    "buffer",
+    "child_process",
+    "crypto",
+    "events",
+    "fs",
+    "fs/promises",
+    "http",
+    "https",
+    "net",
+    "os",
+    "path",
+    "path/posix",
+    "process",
+    "querystring",
+    "string_decoder",
+    "timers",
+    "timers/promises",
+    "url",
+    "util",
+    "util/types",
 ];
 
 /// Node built-ins Bun has that the sandbox does not (yet): refused with a message that says so,
 /// rather than as an unknown package.
 const NODE_MISSING: &[&str] = &[
-    "async_hooks", "cluster", "dgram", "diagnostics_channel", "dns", "dns/promises", "domain", "http2",
-    "inspector", "module", "perf_hooks", "punycode", "readline", "readline/promises", "repl", "sqlite",
-    "stream", "stream/promises", "stream/web", "test", "tls", "trace_events", "tty", "v8", "vm",
-    "worker_threads", "zlib",
+    "async_hooks",
+    "cluster",
+    "dgram",
+    "diagnostics_channel",
+    "dns",
+    "dns/promises",
+    "domain",
+    "http2",
+    "inspector",
+    "module",
+    "perf_hooks",
+    "punycode",
+    "readline",
+    "readline/promises",
+    "repl",
+    "sqlite",
+    "stream",
+    "stream/promises",
+    "stream/web",
+    "test",
+    "tls",
+    "trace_events",
+    "tty",
+    "v8",
+    "vm",
+    "worker_threads",
+    "zlib",
 ];
 
 /// The host module behind a Node built-in import (`node:path`, `path`, `node:fs/promises`), or
@@ -248,9 +259,7 @@ fn node_builtin(specifier: &str) -> Option<Result<ModuleSpecifier, ModuleLoaderE
 }
 
 fn refuse(specifier: &str, why: &str) -> ModuleLoaderError {
-    JsErrorBox::type_error(format!(
-        "import '{specifier}' is not available: modlearn runs mods without host access; {why}"
-    ))
+    JsErrorBox::type_error(format!("import '{specifier}' is not available: modlearn runs mods without host access; {why}"))
 }
 
 /// Resolves `.` and `..` without touching the filesystem.
@@ -277,8 +286,7 @@ mod tests {
     fn require_and_import_know_the_same_built_ins() {
         let table = crate::host_sources::host_module("require-table.js").expect("require-table.js is a host module");
         let start = table.find("BUILTINS = Object.freeze({").expect("the BUILTINS table");
-        let names: Vec<&str> =
-            table[start..].lines().filter_map(|line| line.trim().strip_prefix('"')?.split('"').next()).collect();
+        let names: Vec<&str> = table[start..].lines().filter_map(|line| line.trim().strip_prefix('"')?.split('"').next()).collect();
         assert_eq!(names, NODE_BUILTINS);
     }
 }

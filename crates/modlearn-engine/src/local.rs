@@ -43,9 +43,7 @@ impl Booted {
         })
         .map_err(|error| EngineError::Startup(error.to_string()))?;
         // No I/O or time driver: the runtime owns no file descriptors or threads, so it forks safely.
-        let tokio = tokio::runtime::Builder::new_current_thread()
-            .build()
-            .map_err(|error| EngineError::Startup(error.to_string()))?;
+        let tokio = tokio::runtime::Builder::new_current_thread().build().map_err(|error| EngineError::Startup(error.to_string()))?;
         let host = tokio.block_on(async {
             let entry = ModuleSpecifier::parse(HOST_ENTRY).expect("host entry is a valid URL");
             let id = runtime.load_side_es_module(&entry).await.map_err(|e| e.to_string())?;
@@ -69,8 +67,7 @@ impl Booted {
             deno_core::scope!(scope, runtime);
             v8::tc_scope!(let scope, scope);
             let function = v8::Local::new(scope, &host);
-            let (Some(method), Some(payload)) = (v8::String::new(scope, HostMethod::Seal.as_str()), v8::String::new(scope, "{}"))
-            else {
+            let (Some(method), Some(payload)) = (v8::String::new(scope, HostMethod::Seal.as_str()), v8::String::new(scope, "{}")) else {
                 return Err(EngineError::Startup("could not allocate the seal call".to_owned()));
             };
             let receiver = v8::undefined(scope).into();
@@ -173,8 +170,8 @@ impl LocalEngine {
         if !(keep_instance && unchanged && self.load_count > 0) {
             self.load_count += 1;
         }
-        let mut specifier = ModuleSpecifier::from_file_path(&path)
-            .map_err(|()| EngineError::Host(format!("not an absolute path: {}", path.display())))?;
+        let mut specifier =
+            ModuleSpecifier::from_file_path(&path).map_err(|()| EngineError::Host(format!("not an absolute path: {}", path.display())))?;
         let kind = SourceKind::from_path(&path).unwrap_or(SourceKind::JavaScript);
         // Transpile and scan once per file and source; later load generations
         // reuse the transpiled code (primed in the loader) and the scan (kept by the host).
@@ -247,10 +244,7 @@ impl LocalEngine {
         if self.watchdog.fired() {
             (StopFault::Timeout, format!("mod code did not finish within {} ms", budget.as_millis()))
         } else {
-            (
-                StopFault::OutOfMemory,
-                format!("mod code exceeded the engine's {} MiB memory limit", self.options.memory_limit >> 20),
-            )
+            (StopFault::OutOfMemory, format!("mod code exceeded the engine's {} MiB memory limit", self.options.memory_limit >> 20))
         }
     }
 
@@ -308,9 +302,7 @@ impl LocalEngine {
         let result = self.booted.tokio.block_on(runtime.run_event_loop(PollEventLoopOptions::default()));
         match result {
             Ok(()) => Ok(()),
-            Err(_) if runtime.v8_isolate().is_execution_terminating() || self.watchdog.fired() => {
-                Err(CallFailure::Terminated)
-            }
+            Err(_) if runtime.v8_isolate().is_execution_terminating() || self.watchdog.fired() => Err(CallFailure::Terminated),
             Err(error) => Err(CallFailure::Threw(error.to_string())),
         }
     }
@@ -321,8 +313,7 @@ impl LocalEngine {
         deno_core::scope!(scope, runtime);
         v8::tc_scope!(let scope, scope);
         let function = v8::Local::new(scope, &host);
-        let (Some(method), Some(payload)) = (v8::String::new(scope, method.as_str()), v8::String::new(scope, payload))
-        else {
+        let (Some(method), Some(payload)) = (v8::String::new(scope, method.as_str()), v8::String::new(scope, payload)) else {
             return Err(CallFailure::Threw("could not allocate call arguments".to_owned()));
         };
         let receiver = v8::undefined(scope).into();

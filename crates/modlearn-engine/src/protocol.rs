@@ -222,10 +222,8 @@ mod tests {
             Operation::Control { advance_ms: None, seed: None, conversation_id: None },
             Operation::Capabilities,
         ];
-        let tags: Vec<String> = examples
-            .iter()
-            .map(|operation| serde_json::to_value(operation).unwrap()["op"].as_str().unwrap().to_owned())
-            .collect();
+        let tags: Vec<String> =
+            examples.iter().map(|operation| serde_json::to_value(operation).unwrap()["op"].as_str().unwrap().to_owned()).collect();
         assert_eq!(tags, Operation::NAMES);
         for operation in &examples {
             assert_eq!(serde_json::to_value(operation).unwrap()["op"], operation.name());

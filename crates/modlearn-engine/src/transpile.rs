@@ -37,12 +37,7 @@ impl SourceKind {
 
 /// Transpiles `source` when its kind needs it. The error is Letta's
 /// `<file>:<line>:<col> <message>` form.
-pub fn to_javascript(
-    specifier: &ModuleSpecifier,
-    path: &std::path::Path,
-    kind: SourceKind,
-    source: &str,
-) -> Result<String, String> {
+pub fn to_javascript(specifier: &ModuleSpecifier, path: &std::path::Path, kind: SourceKind, source: &str) -> Result<String, String> {
     if kind == SourceKind::JavaScript {
         return Ok(source.to_owned());
     }
@@ -79,19 +74,11 @@ pub fn to_javascript(
 
 fn diagnostic_text(path: &std::path::Path, error: &deno_ast::ParseDiagnostic) -> String {
     let position = error.display_position();
-    format!(
-        "{}:{}:{} {}",
-        file_name(path),
-        position.line_number,
-        position.column_number,
-        error.kind().msg()
-    )
+    format!("{}:{}:{} {}", file_name(path), position.line_number, position.column_number, error.kind().msg())
 }
 
 fn file_name(path: &std::path::Path) -> String {
-    path.file_name()
-        .map(|name| name.to_string_lossy().into_owned())
-        .unwrap_or_default()
+    path.file_name().map(|name| name.to_string_lossy().into_owned()).unwrap_or_default()
 }
 
 /// Transpiles a candidate file outside any engine (for tools that run the

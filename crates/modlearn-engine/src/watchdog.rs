@@ -121,11 +121,8 @@ fn watch(shared: &Shared, isolate: &IsolateHandle) {
         // CPU time cannot pass faster than wall time: sleep at least the rest of the budget.
         let rest = (armed.budget - used).max(Duration::from_millis(1));
         let until = Instant::now() + rest;
-        state = shared
-            .wake
-            .wait_timeout(state, until.saturating_duration_since(Instant::now()))
-            .unwrap_or_else(|poison| poison.into_inner())
-            .0;
+        state =
+            shared.wake.wait_timeout(state, until.saturating_duration_since(Instant::now())).unwrap_or_else(|poison| poison.into_inner()).0;
     }
 }
 

@@ -73,7 +73,11 @@ fn deep_recursion_is_a_stack_overflow() {
 fn a_promise_that_never_settles_is_reported_not_waited_for() {
     let mut engine = Engine::new(EngineOptions { step_timeout: Duration::from_secs(30), ..Default::default() }).unwrap();
     let started = std::time::Instant::now();
-    let (loaded, _) = load(&mut engine, "m.js", "export function activate(l) { l.events.on('tool_start', async () => { await new Promise(() => {}); }); }");
+    let (loaded, _) = load(
+        &mut engine,
+        "m.js",
+        "export function activate(l) { l.events.on('tool_start', async () => { await new Promise(() => {}); }); }",
+    );
     assert!(loaded);
     let (_, diagnostics) = emit_tool_start(&mut engine);
     assert_eq!(faults(&diagnostics), [("event".to_owned(), Fault::NeverSettled)]);
@@ -112,7 +116,11 @@ fn host_access_is_denied_with_a_diagnostic() {
 #[test]
 fn an_unhandled_rejection_is_recorded_and_the_mod_still_loads() {
     let mut engine = engine();
-    let (loaded, diagnostics) = load(&mut engine, "m.js", "export function activate(l) { Promise.reject(new Error('forgotten')); l.events.on('tool_start', () => {}); }");
+    let (loaded, diagnostics) = load(
+        &mut engine,
+        "m.js",
+        "export function activate(l) { Promise.reject(new Error('forgotten')); l.events.on('tool_start', () => {}); }",
+    );
     assert!(loaded);
     assert_eq!(faults(&diagnostics), [("unhandled_rejection".to_owned(), Fault::UnhandledRejection)]);
 }

@@ -103,13 +103,15 @@ fn a_tool_runs_with_letta_ctx_and_its_result_is_normalised() {
 #[test]
 fn a_throwing_or_stuck_tool_is_an_error_result_with_a_tool_run_diagnostic() {
     let mut harness = Harness::new("engine");
-    harness.load(r#"export function activate(letta) {
+    harness.load(
+        r#"export function activate(letta) {
         letta.tools.register({ name: "throws", description: "d", run(ctx) { throw new RangeError("no such note: " + ctx.args.id); } });
         letta.tools.register({ name: "loops", description: "d", run() { for (;;) {} } });
         letta.tools.register({ name: "waits", description: "d", run: () => new Promise(() => {}) });
         // Spelled so the load-time scan for removed APIs does not see it.
         letta.tools.register({ name: "legacy", description: "d", run: (ctx) => ctx["get" + "Context"]() });
-    }"#);
+    }"#,
+    );
     let (status, output, faults) = ran(harness.run_tool("throws", json!({ "id": 7 })));
     assert_eq!((status.as_str(), output), ("error", json!("no such note: 7")));
     assert_eq!(faults, [("tool.run".to_owned(), Fault::Exception)]);
@@ -119,7 +121,8 @@ fn a_throwing_or_stuck_tool_is_an_error_result_with_a_tool_run_diagnostic() {
     assert_eq!(ran(harness.run_tool("waits", json!({}))).2, [("tool.run".to_owned(), Fault::NeverSettled)]);
     let (_, output, _) = ran(harness.run_tool("legacy", json!({})));
     assert_eq!(output, json!("ctx.getContext() was removed"));
-    let recorded: Vec<(String, String)> = harness.diagnostics().iter().map(|d| (d.phase.clone(), d.capability.as_ref().unwrap().id.clone())).collect();
+    let recorded: Vec<(String, String)> =
+        harness.diagnostics().iter().map(|d| (d.phase.clone(), d.capability.as_ref().unwrap().id.clone())).collect();
     assert_eq!(recorded[0], ("tool.run".to_owned(), "throws".to_owned()));
     assert_eq!(&recorded[3..], [("deprecated_api".to_owned(), "ctx.getContext".to_owned()), ("tool.run".to_owned(), "legacy".to_owned())]);
     // The engine is still usable after the stopped steps.
@@ -129,12 +132,14 @@ fn a_throwing_or_stuck_tool_is_an_error_result_with_a_tool_run_diagnostic() {
 #[test]
 fn is_enabled_hides_a_tool_on_a_falsy_value_and_on_a_throw() {
     let mut harness = Harness::new("engine");
-    harness.load(r#"export function activate(letta) {
+    harness.load(
+        r#"export function activate(letta) {
         letta.tools.register({ name: "off", description: "d", isEnabled: () => 0, run: () => "ran" });
         letta.tools.register({ name: "unsure", description: "d", isEnabled: () => undefined, run: () => "ran" });
         letta.tools.register({ name: "lazy", description: "d", isEnabled: async () => false, run: () => "ran" });
         letta.tools.register({ name: "broken", description: "d", isEnabled: (ctx) => ctx.flags.tools, run: () => "ran" });
-    }"#);
+    }"#,
+    );
     let ToolRun::Unavailable { reason, diagnostics } = harness.run_tool("off", json!({})) else { panic!() };
     assert_eq!((reason.as_str(), diagnostics.len()), ("isEnabled(ctx) returned 0", 0));
     assert_eq!(ran(harness.run_tool("unsure", json!({}))).1, json!("ran"));
@@ -158,9 +163,15 @@ fn permission_overlays_compose_in_order_with_deny_first() {
             return { decision: "bogus" };
         } });
     }"#);
-    let PermissionCheck::Decided { decision, consulted, diagnostics, .. } = harness.check("Bash", json!({ "command": "rm -rf build" })) else { panic!() };
+    let PermissionCheck::Decided { decision, consulted, diagnostics, .. } = harness.check("Bash", json!({ "command": "rm -rf build" }))
+    else {
+        panic!()
+    };
     let decision = decision.unwrap();
-    assert_eq!((decision.decision.as_str(), decision.matched_rule.as_str(), decision.reason), ("deny", "mod permission:guard", Some(json!("recursive delete"))));
+    assert_eq!(
+        (decision.decision.as_str(), decision.matched_rule.as_str(), decision.reason),
+        ("deny", "mod permission:guard", Some(json!("recursive delete")))
+    );
     let outcomes: Vec<&str> = consulted.iter().map(|c| c.outcome.as_str()).collect();
     assert_eq!(outcomes, ["decided", "decided", "disabled", "decided"]);
     assert!(diagnostics.is_empty());
@@ -207,9 +218,11 @@ fn a_failing_check_denies_at_once_and_is_enabled_failures_skip() {
 #[test]
 fn a_null_answer_makes_the_check_throw_and_no_overlays_mean_no_opinion() {
     let mut harness = Harness::new("engine");
-    harness.load(r#"export function activate(letta) {
+    harness.load(
+        r#"export function activate(letta) {
         letta.permissions.register({ id: "nully", check: () => null });
-    }"#);
+    }"#,
+    );
     let PermissionCheck::Threw { message, consulted, .. } = harness.check("Bash", json!({})) else { panic!() };
     assert!(message.starts_with("TypeError: "), "{message}");
     assert_eq!(consulted[0].outcome, "escaped");
@@ -283,9 +296,11 @@ fn failing_commands_record_command_run_and_letta_30_second_limit_applies() {
 #[test]
 fn commands_do_not_exist_under_the_headless_profile() {
     let mut harness = Harness::new("headless");
-    harness.load(r#"export function activate(letta) {
+    harness.load(
+        r#"export function activate(letta) {
         letta.commands.register({ id: "notes", description: "d", run: () => ({ type: "handled" }) });
-    }"#);
+    }"#,
+    );
     let CommandRun::NotRegistered { invocation, registered } = harness.run_command("notes", "list") else { panic!() };
     assert_eq!((invocation.raw_input.as_str(), registered.len()), ("/notes list", 0));
 }

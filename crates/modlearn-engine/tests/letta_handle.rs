@@ -53,7 +53,8 @@ fn tools_are_normalised_as_letta_does() {
         letta.tools.register({ name: "plain", description: "d", parallelSafe: "yes", run() {} });
     }"#);
     assert!(loaded, "{:?}", snapshot.diagnostics);
-    let tools: Vec<_> = snapshot.tools.iter().map(|t| (t.name.as_str(), t.approval_policy.as_str(), t.requires_approval, t.parallel_safe)).collect();
+    let tools: Vec<_> =
+        snapshot.tools.iter().map(|t| (t.name.as_str(), t.approval_policy.as_str(), t.requires_approval, t.parallel_safe)).collect();
     assert_eq!(tools, [("auto_tool", "auto", false, true), ("always", "alwaysAsk", true, false), ("plain", "ask", true, false)]);
     assert_eq!(snapshot.tools[2].parameters, json!({"type": "object", "properties": {}, "additionalProperties": false}));
 }
@@ -61,31 +62,43 @@ fn tools_are_normalised_as_letta_does() {
 #[test]
 fn a_throw_inside_register_fails_activation_and_rolls_back_everything() {
     let mut harness = Harness::new("engine");
-    let (loaded, snapshot) = harness.load("m.js", r#"export function activate(letta) {
+    let (loaded, snapshot) = harness.load(
+        "m.js",
+        r#"export function activate(letta) {
         letta.events.on("tool_start", () => {});
         letta.commands.register({ id: "hello", description: "d", run() {} });
         letta.tools.register({ name: "t", description: "d", run() {} });
         letta.tools.register({ name: "t", description: "again", run() {} });
-    }"#);
+    }"#,
+    );
     assert!(!loaded);
     assert!(snapshot.tools.is_empty() && snapshot.commands.is_empty());
     assert_eq!(snapshot.events["tool_start"], 0);
-    assert_eq!(messages(&snapshot.diagnostics), [("activate".to_owned(), format!("Mod tool 't' is already registered by {}", harness.dir.path().join("m.js").display()))]);
+    assert_eq!(
+        messages(&snapshot.diagnostics),
+        [("activate".to_owned(), format!("Mod tool 't' is already registered by {}", harness.dir.path().join("m.js").display()))]
+    );
 }
 
 #[test]
 fn override_allows_re_registration_but_not_for_permissions() {
     let mut harness = Harness::new("engine");
-    let (loaded, snapshot) = harness.load("m.js", r#"export function activate(letta) {
+    let (loaded, snapshot) = harness.load(
+        "m.js",
+        r#"export function activate(letta) {
         letta.tools.register({ name: "t", description: "first", run() {} });
         letta.tools.register({ name: "t", description: "second", override: true, run() {} });
-    }"#);
+    }"#,
+    );
     assert!(loaded);
     assert_eq!(snapshot.tools[0].description, "second");
-    let (loaded, snapshot) = harness.load("p.js", r#"export function activate(letta) {
+    let (loaded, snapshot) = harness.load(
+        "p.js",
+        r#"export function activate(letta) {
         letta.permissions.register({ id: "guard", check() {} });
         letta.permissions.register({ id: "guard", override: true, check() {} });
-    }"#);
+    }"#,
+    );
     assert!(!loaded);
     assert!(snapshot.diagnostics[0].message.starts_with("Mod permission 'guard' is already registered by"));
 }
@@ -93,24 +106,30 @@ fn override_allows_re_registration_but_not_for_permissions() {
 #[test]
 fn capabilities_that_are_off_make_registration_a_silent_no_op() {
     let mut harness = Harness::new("headless");
-    let (loaded, snapshot) = harness.load("m.js", r#"export function activate(letta) {
+    let (loaded, snapshot) = harness.load(
+        "m.js",
+        r#"export function activate(letta) {
         // Invalid on purpose: with commands off, nothing is even validated.
         letta.commands.register({ id: "/bad" });
         const panel = letta.ui.openPanel({ id: "p" });
         panel.close();
         console.log(JSON.stringify(letta.capabilities));
         letta.events.on("tool_start", () => {});
-    }"#);
+    }"#,
+    );
     assert!(loaded, "{:?}", snapshot.diagnostics);
     assert!(snapshot.diagnostics.is_empty() && snapshot.commands.is_empty() && snapshot.panels.is_empty());
     let capabilities: Value = serde_json::from_str(&harness.console()[0]).unwrap();
     assert_eq!((capabilities["commands"].clone(), capabilities["ui"]["panels"].clone()), (json!(false), json!(false)));
 
     let mut listener = Harness::new("listener");
-    let (loaded, snapshot) = listener.load("m.js", r#"export function activate(letta) {
+    let (loaded, snapshot) = listener.load(
+        "m.js",
+        r#"export function activate(letta) {
         letta.events.on("conversation_open", () => {});
         letta.events.on("conversation_opened", () => {});
-    }"#);
+    }"#,
+    );
     assert!(!loaded, "unknown event names throw even when the capability is off");
     assert_eq!(snapshot.diagnostics[0].message, "Unsupported mod event 'conversation_opened'");
 }
@@ -121,10 +140,13 @@ fn a_handle_from_an_old_generation_is_stale() {
     let (loaded, _) = harness.load("a.js", "export function activate(letta) { globalThis.saved = letta; }");
     assert!(loaded);
     harness.engine.dispose().unwrap();
-    let (loaded, snapshot) = harness.load("b.js", r#"export function activate(letta) {
+    let (loaded, snapshot) = harness.load(
+        "b.js",
+        r#"export function activate(letta) {
         globalThis.saved.tools.register({ name: "late", description: "d", run() {} });
         globalThis.saved.diagnostics.report({ message: "from the past" });
-    }"#);
+    }"#,
+    );
     assert!(loaded);
     assert!(snapshot.tools.is_empty());
     assert_eq!(
@@ -139,11 +161,14 @@ fn a_handle_from_an_old_generation_is_stale() {
 #[test]
 fn dispose_aborts_signals_first_then_runs_disposers_in_reverse_order() {
     let mut harness = Harness::new("engine");
-    let (loaded, _) = harness.load("m.js", r#"export async function activate(letta) {
+    let (loaded, _) = harness.load(
+        "m.js",
+        r#"export async function activate(letta) {
         await null;
         letta.signal.addEventListener("abort", () => console.log("abort " + letta.signal.reason));
         return () => console.log("dispose sees aborted=" + letta.signal.aborted);
-    }"#);
+    }"#,
+    );
     assert!(loaded);
     let outcome = harness.engine.dispose().unwrap();
     assert_eq!(outcome.disposed, 1);
@@ -153,9 +178,11 @@ fn dispose_aborts_signals_first_then_runs_disposers_in_reverse_order() {
 #[test]
 fn default_export_wins_over_activate_only_when_it_is_a_function() {
     let mut harness = Harness::new("engine");
-    let (loaded, _) = harness.load("a.js", "export default function () { console.log('default'); }\nexport function activate() { console.log('activate'); }");
+    let (loaded, _) = harness
+        .load("a.js", "export default function () { console.log('default'); }\nexport function activate() { console.log('activate'); }");
     assert!(loaded);
-    let (loaded, _) = harness.load("b.js", "export default { not: 'a function' };\nexport function activate() { console.log('activate'); }");
+    let (loaded, _) =
+        harness.load("b.js", "export default { not: 'a function' };\nexport function activate() { console.log('activate'); }");
     assert!(loaded);
     assert_eq!(harness.console(), ["default", "activate"]);
     let (loaded, snapshot) = harness.load("c.js", "export const x = 1;");
@@ -166,14 +193,18 @@ fn default_export_wins_over_activate_only_when_it_is_a_function() {
 #[test]
 fn diagnostics_report_validates_and_defaults_to_error() {
     let mut harness = Harness::new("engine");
-    let (loaded, snapshot) = harness.load("m.js", r#"export function activate(letta) {
+    let (loaded, snapshot) = harness.load(
+        "m.js",
+        r#"export function activate(letta) {
         letta.diagnostics.report({ message: "plain" });
         letta.diagnostics.report({ message: "soft", severity: "warning" });
         try { letta.diagnostics.report({ message: "  " }); } catch (e) { console.log(e.message); }
         try { letta.diagnostics.report({ message: "x", severity: "info" }); } catch (e) { console.log(e.message); }
-    }"#);
+    }"#,
+    );
     assert!(loaded);
-    let reports: Vec<_> = snapshot.diagnostics.iter().map(|d| (d.message.as_str(), d.severity, d.error_name.as_str(), d.stack.is_none())).collect();
+    let reports: Vec<_> =
+        snapshot.diagnostics.iter().map(|d| (d.message.as_str(), d.severity, d.error_name.as_str(), d.stack.is_none())).collect();
     assert_eq!(
         reports,
         [
@@ -187,10 +218,13 @@ fn diagnostics_report_validates_and_defaults_to_error() {
 #[test]
 fn removed_apis_warn_and_get_context_throws() {
     let mut harness = Harness::new("engine");
-    let (loaded, snapshot) = harness.load("m.js", r#"export function activate(letta) {
+    let (loaded, snapshot) = harness.load(
+        "m.js",
+        r#"export function activate(letta) {
         letta.ui.openPanel({ id: "old", content: "text" });
         try { letta["get" + "Context"](); } catch (e) { console.log(e.message); }
-    }"#);
+    }"#,
+    );
     assert!(loaded);
     let found: Vec<_> = snapshot.diagnostics.iter().map(|d| (d.phase.as_str(), d.fault.as_str(), d.hint.is_some())).collect();
     assert_eq!(found, [("activate", "exception", false), ("deprecated_api", "deprecated", true)]);
@@ -201,14 +235,17 @@ fn removed_apis_warn_and_get_context_throws() {
 #[test]
 fn events_off_removes_every_registration_of_that_handler() {
     let mut harness = Harness::new("engine");
-    let (loaded, _) = harness.load("m.js", r#"export function activate(letta) {
+    let (loaded, _) = harness.load(
+        "m.js",
+        r#"export function activate(letta) {
         const h = () => {};
         letta.events.on("tool_start", h);
         letta.events.on("tool_start", h);
         const dispose = letta.events.on("tool_start", () => {});
         letta.events.off("tool_start", h);
         dispose();
-    }"#);
+    }"#,
+    );
     assert!(loaded);
     assert_eq!(harness.engine.snapshot().unwrap().events["tool_start"], 0);
 }
@@ -216,7 +253,9 @@ fn events_off_removes_every_registration_of_that_handler() {
 #[test]
 fn handler_ctx_is_letta_shaped_and_has_no_conversation_backend() {
     let mut harness = Harness::new("engine");
-    let (loaded, _) = harness.load("m.ts", r#"export function activate(letta: any) {
+    let (loaded, _) = harness.load(
+        "m.ts",
+        r#"export function activate(letta: any) {
         letta.events.on("tool_start", async (event: any, ctx: any) => {
             let fork = "";
             try { await ctx.conversation.fork(); } catch (e: any) { fork = e.message; }
@@ -224,13 +263,22 @@ fn handler_ctx_is_letta_shaped_and_has_no_conversation_backend() {
             try { await letta.client.agents.list(); } catch (e: any) { client = e.message; }
             event.args.seen = [ctx.agent.id, ctx.conversation.id, ctx.cwd, ctx.signal.aborted, fork, client, ctx.workingDirectory];
         });
-    }"#);
+    }"#,
+    );
     assert!(loaded);
     let (event, emission) = harness.emit("tool_start", json!({"conversationId": "conv-1", "toolName": "Bash", "args": {}}));
     assert!(emission.diagnostics.is_empty(), "{:?}", emission.diagnostics);
     assert_eq!(
         event["args"]["seen"],
-        json!(["mod-learning-eval-agent", "conv-1", "/workspace", false, "Mod conversation backend is not available", "letta.client.agents.list is not callable", null])
+        json!([
+            "mod-learning-eval-agent",
+            "conv-1",
+            "/workspace",
+            false,
+            "Mod conversation backend is not available",
+            "letta.client.agents.list is not callable",
+            null
+        ])
     );
 }
 
@@ -259,10 +307,16 @@ fn rejected_emissions_are_reported_not_thrown() {
 #[test]
 fn diagnostics_are_a_ring_buffer_of_200_that_keeps_the_newest_50() {
     let mut harness = Harness::new("engine");
-    let (_, snapshot) = harness.load("m.js", "export function activate(letta) { for (let i = 0; i <= 200; i++) letta.diagnostics.report({ message: String(i) }); }");
+    let (_, snapshot) = harness.load(
+        "m.js",
+        "export function activate(letta) { for (let i = 0; i <= 200; i++) letta.diagnostics.report({ message: String(i) }); }",
+    );
     let kept: Vec<_> = snapshot.diagnostics.iter().map(|d| d.message.clone()).collect();
     assert_eq!(kept.len(), 50);
     assert_eq!((kept[0].as_str(), kept[49].as_str()), ("151", "200"));
-    let (_, snapshot) = harness.load("n.js", "export function activate(letta) { for (let i = 0; i <= 201; i++) letta.diagnostics.report({ message: String(i) }); }");
+    let (_, snapshot) = harness.load(
+        "n.js",
+        "export function activate(letta) { for (let i = 0; i <= 201; i++) letta.diagnostics.report({ message: String(i) }); }",
+    );
     assert_eq!(snapshot.diagnostics.len(), 51);
 }

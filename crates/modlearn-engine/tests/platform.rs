@@ -64,7 +64,11 @@ fn bun_prints_the_expected_probes() {
     assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
     let actual: BTreeMap<String, Value> = serde_json::from_slice(&output.stdout).unwrap();
     let diff = differences(&actual, &expected());
-    assert!(diff.is_empty(), "Bun's output moved from expected.json (regenerate with `TZ=UTC bun run-bun.mjs > expected.json` and review):\n{}", diff.join("\n"));
+    assert!(
+        diff.is_empty(),
+        "Bun's output moved from expected.json (regenerate with `TZ=UTC bun run-bun.mjs > expected.json` and review):\n{}",
+        diff.join("\n")
+    );
 }
 
 #[test]

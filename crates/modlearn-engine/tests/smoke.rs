@@ -43,7 +43,10 @@ fn endless_loop_in_handler_times_out() {
     let path = write(dir.path(), "loop.js", source);
     let mut engine = Engine::new(EngineOptions { step_timeout: Duration::from_millis(200), ..Default::default() }).unwrap();
     assert!(engine.load(&CandidateFile { path: &path, source }).unwrap().loaded);
-    let EmitOutcome::Emitted { emission, .. } = engine.emit("tool_start", &json!({"toolName": "Bash", "args": {"command": "x"}})).unwrap() else { panic!() };
+    let EmitOutcome::Emitted { emission, .. } = engine.emit("tool_start", &json!({"toolName": "Bash", "args": {"command": "x"}})).unwrap()
+    else {
+        panic!()
+    };
     assert_eq!(emission.diagnostics.len(), 1, "{emission:?}");
     assert_eq!(emission.diagnostics[0].fault, modlearn_types::Fault::Timeout);
     // The engine still works afterwards.
@@ -71,7 +74,8 @@ fn handler_counts(reload: bool, source: &str) -> Vec<usize> {
 #[test]
 fn reload_keeps_an_unchanged_module_instance_and_load_does_not() {
     // As Letta's `/reload` imports `<file>?mod=<mtime>`: the same URL for an unchanged file.
-    let source = "const rules = [];\nexport function activate(l) { rules.push(1); for (const _ of rules) l.events.on('tool_start', () => {}); }";
+    let source =
+        "const rules = [];\nexport function activate(l) { rules.push(1); for (const _ of rules) l.events.on('tool_start', () => {}); }";
     assert_eq!(handler_counts(true, source), [1, 2, 3]);
     assert_eq!(handler_counts(false, source), [1, 1, 1]);
 }

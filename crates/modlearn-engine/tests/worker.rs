@@ -28,7 +28,11 @@ fn an_engine_runs_in_a_process_of_its_own(dir: &std::path::Path) {
     let mut engine = Engine::new(options()).unwrap();
     let pid = engine.process_id().expect("a worker process");
     assert_ne!(pid, std::process::id());
-    load(&mut engine, dir, "export function activate(letta) { letta.events.on('tool_start', (e) => ({ args: { ...e.args, seen: true } })); }");
+    load(
+        &mut engine,
+        dir,
+        "export function activate(letta) { letta.events.on('tool_start', (e) => ({ args: { ...e.args, seen: true } })); }",
+    );
     let EmitOutcome::Emitted { event, .. } = engine.emit("tool_start", &tool_start()).unwrap() else { panic!("rejected") };
     assert_eq!(event["args"]["seen"], true);
     engine.dispose().unwrap();
@@ -49,7 +53,11 @@ fn the_protocol_tables_agree() {
 fn a_native_loop_is_killed_from_outside(dir: &std::path::Path) {
     let mut engine = Engine::new(options()).unwrap();
     // includes() over 2^53 elements never checks for termination: only the wall-clock kill ends it.
-    load(&mut engine, dir, "export function activate(letta) { letta.events.on('tool_start', () => { Array.prototype.includes.call({ length: 2 ** 53 - 1 }, 1); }); }");
+    load(
+        &mut engine,
+        dir,
+        "export function activate(letta) { letta.events.on('tool_start', () => { Array.prototype.includes.call({ length: 2 ** 53 - 1 }, 1); }); }",
+    );
     let started = Instant::now();
     let error = engine.emit("tool_start", &tool_start()).unwrap_err();
     assert!(matches!(&error, EngineError::Stopped { fault: StopFault::Timeout, phase, .. } if phase == "event"), "{error:?}");

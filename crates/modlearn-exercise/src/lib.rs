@@ -136,11 +136,9 @@ pub fn stop_diagnostic(error: &EngineError) -> Option<Diagnostic> {
             "OutOfMemoryError",
             "The mod allocated more memory than the engine allows. Look for collections or buffers that grow without bound.",
         ),
-        StopFault::Crashed => (
-            Fault::Crashed,
-            "CrashError",
-            "The engine's process died running this mod. Look for very deeply nested code or data.",
-        ),
+        StopFault::Crashed => {
+            (Fault::Crashed, "CrashError", "The engine's process died running this mod. Look for very deeply nested code or data.")
+        }
     };
     Some(Diagnostic {
         capability: None,
@@ -230,13 +228,9 @@ fn observe(engine: &mut Engine, probe: &Probe, at_load: Option<&RegistrySnapshot
             }
             EmitOutcome::Rejected { message } => Observation::Rejected { message },
         },
-        Probe::RunTool { tool_name, args, tool_call_id } => {
-            Observation::ToolRan { run: engine.run_tool(tool_name, args, tool_call_id)? }
-        }
+        Probe::RunTool { tool_name, args, tool_call_id } => Observation::ToolRan { run: engine.run_tool(tool_name, args, tool_call_id)? },
         Probe::CheckPermissions { event } => Observation::PermissionChecked { check: engine.check_permissions(event)? },
         Probe::RunCommand { command, args } => Observation::CommandRan { run: engine.run_command(command, args)? },
-        lifecycle => Observation::EngineFailure {
-            message: format!("a lifecycle probe cannot run inside another one: {lifecycle:?}"),
-        },
+        lifecycle => Observation::EngineFailure { message: format!("a lifecycle probe cannot run inside another one: {lifecycle:?}") },
     })
 }

@@ -6,8 +6,8 @@
 
 use modlearn_engine::{CandidateFile, Engine, EngineError, EngineOptions};
 use modlearn_types::{
-    ConversationPlan, ConversationRun, ConversationsReport, DisposeReport, Observation, Probe, ProfileReport,
-    Registrations, RegistrySnapshot, ReloadCycle, RepeatReport,
+    ConversationPlan, ConversationRun, ConversationsReport, DisposeReport, Observation, Probe, ProfileReport, Registrations,
+    RegistrySnapshot, ReloadCycle, RepeatReport,
 };
 
 use crate::{observe, snapshot_at_load};
@@ -18,12 +18,7 @@ const CLOCK_SHIFT_MS: u64 = 24 * 60 * 60 * 1000;
 /// Runs lifecycle probe `probe`; `others` are the scenario's other probes
 /// (what a `Repeat` probe without probes repeats). An engine failure
 /// becomes an `EngineFailure` observation: the scenario goes on.
-pub(crate) fn observe_lifecycle(
-    candidate: &CandidateFile<'_>,
-    probe: &Probe,
-    others: &[Probe],
-    options: &EngineOptions,
-) -> Observation {
+pub(crate) fn observe_lifecycle(candidate: &CandidateFile<'_>, probe: &Probe, others: &[Probe], options: &EngineOptions) -> Observation {
     let observed = match probe {
         Probe::Dispose { steps, settle_ms } => dispose(candidate, steps, *settle_ms, options),
         Probe::Reload { cycles, steps } => reload(candidate, *cycles, steps, options),
@@ -56,12 +51,7 @@ fn run_steps(engine: &mut Engine, steps: &[Probe]) -> Result<Vec<Observation>, E
     steps.iter().map(|step| observe(engine, step, at_load.as_ref())).collect()
 }
 
-fn dispose(
-    candidate: &CandidateFile<'_>,
-    steps: &[Probe],
-    settle_ms: u64,
-    options: &EngineOptions,
-) -> Result<Observation, EngineError> {
+fn dispose(candidate: &CandidateFile<'_>, steps: &[Probe], settle_ms: u64, options: &EngineOptions) -> Result<Observation, EngineError> {
     let (mut engine, loaded) = loaded(candidate, options)?;
     let load_diagnostics = engine.snapshot()?.diagnostics;
     let steps = run_steps(&mut engine, steps)?;
@@ -73,12 +63,7 @@ fn dispose(
     Ok(Observation::Disposed { report: Box::new(report) })
 }
 
-fn reload(
-    candidate: &CandidateFile<'_>,
-    cycles: u32,
-    steps: &[Probe],
-    options: &EngineOptions,
-) -> Result<Observation, EngineError> {
+fn reload(candidate: &CandidateFile<'_>, cycles: u32, steps: &[Probe], options: &EngineOptions) -> Result<Observation, EngineError> {
     let mut engine = Engine::new(options.clone())?;
     let mut observed = Vec::new();
     for _ in 0..cycles {
@@ -89,13 +74,7 @@ fn reload(
         let snapshot = engine.snapshot()?;
         engine.dispose()?;
         let leftovers = engine.leftovers()?;
-        observed.push(ReloadCycle {
-            loaded,
-            registrations: registrations(&snapshot),
-            diagnostics: snapshot.diagnostics,
-            leftovers,
-            steps,
-        });
+        observed.push(ReloadCycle { loaded, registrations: registrations(&snapshot), diagnostics: snapshot.diagnostics, leftovers, steps });
     }
     Ok(Observation::Reloaded { cycles: observed })
 }
@@ -128,12 +107,7 @@ fn under_profile(
     Ok(Observation::ProfileRan { report: Box::new(report) })
 }
 
-fn repeat(
-    candidate: &CandidateFile<'_>,
-    probes: Vec<Probe>,
-    vary: &[String],
-    options: &EngineOptions,
-) -> Result<Observation, EngineError> {
+fn repeat(candidate: &CandidateFile<'_>, probes: Vec<Probe>, vary: &[String], options: &EngineOptions) -> Result<Observation, EngineError> {
     let varies = |what: &str| vary.iter().any(|v| v == what);
     let (mut engine, _) = loaded(candidate, options)?;
     let first = run_steps(&mut engine, &probes)?;
@@ -179,10 +153,8 @@ fn conversations_run(
         solo.push(ConversationRun { conversation: plan.conversation.clone(), observations });
     }
     let (mut engine, _) = loaded(candidate, options)?;
-    let mut interleaved: Vec<ConversationRun> = plans
-        .iter()
-        .map(|plan| ConversationRun { conversation: plan.conversation.clone(), observations: Vec::new() })
-        .collect();
+    let mut interleaved: Vec<ConversationRun> =
+        plans.iter().map(|plan| ConversationRun { conversation: plan.conversation.clone(), observations: Vec::new() }).collect();
     let longest = plans.iter().map(|plan| plan.steps.len()).max().unwrap_or(0);
     for step in 0..longest {
         for (plan, run) in plans.iter().zip(interleaved.iter_mut()) {
@@ -200,8 +172,7 @@ fn conversations_run(
 /// The names in a registry snapshot, in the lifecycle checks' shape.
 pub(crate) fn registrations(snapshot: &RegistrySnapshot) -> Registrations {
     let names = |values: &[serde_json::Value], key: &str| {
-        let mut names: Vec<String> =
-            values.iter().filter_map(|value| value.get(key).and_then(|v| v.as_str()).map(str::to_owned)).collect();
+        let mut names: Vec<String> = values.iter().filter_map(|value| value.get(key).and_then(|v| v.as_str()).map(str::to_owned)).collect();
         names.sort();
         names
     };

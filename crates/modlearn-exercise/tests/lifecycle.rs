@@ -17,8 +17,7 @@ fn candidate(name: &str) -> PathBuf {
 fn observe(name: &str, probes: Vec<Probe>) -> Vec<Observation> {
     let path = candidate(name);
     let source = std::fs::read_to_string(&path).unwrap();
-    let mut runs =
-        exercise(&path, &source, &[ScenarioPlan { probes, ..Default::default() }], &EngineOptions::default()).unwrap();
+    let mut runs = exercise(&path, &source, &[ScenarioPlan { probes, ..Default::default() }], &EngineOptions::default()).unwrap();
     runs.remove(0).observations
 }
 
@@ -98,10 +97,7 @@ fn a_throwing_disposer_and_a_broken_abort_are_reported() {
 #[test]
 fn reload_cycles_show_handlers_and_globals_that_grow() {
     let probe = Probe::Reload { cycles: 3, steps: vec![turn("c")] };
-    let Observation::Reloaded { cycles } = observe("registers-twice-on-reload.js", vec![probe.clone()]).remove(0)
-    else {
-        panic!()
-    };
+    let Observation::Reloaded { cycles } = observe("registers-twice-on-reload.js", vec![probe.clone()]).remove(0) else { panic!() };
     let handlers: Vec<usize> = cycles.iter().map(|cycle| cycle.registrations.events["turn_start"]).collect();
     assert_eq!(handlers, [1, 2, 3]);
     let sizes: Vec<f64> = cycles.iter().map(|cycle| cycle.leftovers.globals[0].size).collect();
@@ -147,8 +143,7 @@ fn repeated_runs_differ_only_for_a_mod_that_reads_the_seed_or_the_clock() {
 }
 
 fn conversations(name: &str) -> modlearn_types::ConversationsReport {
-    let plan =
-        |id: &str| ConversationPlan { conversation: id.to_owned(), steps: vec![add(&format!("{id} note")), list()] };
+    let plan = |id: &str| ConversationPlan { conversation: id.to_owned(), steps: vec![add(&format!("{id} note")), list()] };
     let probe = Probe::Conversations { conversations: vec![plan("a"), plan("b")] };
     let Observation::ConversationsRan { report } = observe(name, vec![probe]).remove(0) else { panic!() };
     *report

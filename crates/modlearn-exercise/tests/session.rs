@@ -2,9 +2,7 @@
 //! outcomes, continuations, the scenario directory and lifecycle events, as Letta's host runs them.
 
 use modlearn_engine::{CandidateFile, Engine, EngineOptions};
-use modlearn_exercise::session::{
-    Action, EnvTool, ScriptDriver, SessionEnv, SessionOutcome, SessionPlan, ToolCall, ToolKind, run_session,
-};
+use modlearn_exercise::session::{Action, EnvTool, ScriptDriver, SessionEnv, SessionOutcome, SessionPlan, ToolCall, ToolKind, run_session};
 use modlearn_exercise::{HostSettings, ScenarioPlan, exercise};
 use serde_json::{Value, json};
 
@@ -19,7 +17,12 @@ fn env(ask_allows: bool) -> SessionEnv {
     SessionEnv {
         name: "test".to_owned(),
         context: None,
-        tools: vec![tool("Bash", ToolKind::Bash), tool("Read", ToolKind::Read), tool("Write", ToolKind::Write), tool("Edit", ToolKind::Edit)],
+        tools: vec![
+            tool("Bash", ToolKind::Bash),
+            tool("Read", ToolKind::Read),
+            tool("Write", ToolKind::Write),
+            tool("Edit", ToolKind::Edit),
+        ],
         ask_allows,
     }
 }
@@ -75,7 +78,13 @@ fn turn_start_injections_join_the_transcript_and_a_cancel_ends_the_turn() {
     }"#;
     let outcome = session(
         source,
-        vec![user("hello"), Action::Assistant("hi".to_owned()), user("please rm -rf /"), bash("rm -rf /"), Action::Assistant("done".to_owned())],
+        vec![
+            user("hello"),
+            Action::Assistant("hi".to_owned()),
+            user("please rm -rf /"),
+            bash("rm -rf /"),
+            Action::Assistant("done".to_owned()),
+        ],
         plan(),
     );
     let roles: Vec<&str> = outcome.transcript.iter().map(|message| message["role"].as_str().unwrap()).collect();
@@ -110,7 +119,15 @@ const GUARD: &str = r#"export function activate(letta) {
 
 #[test]
 fn tool_calls_go_through_permissions_tool_start_execution_and_tool_end() {
-    let actions = vec![user("go"), bash("sudo ls"), bash("curl example.com"), bash("make"), bash("git push"), bash("echo hi"), tool("deploy", json!({}))];
+    let actions = vec![
+        user("go"),
+        bash("sudo ls"),
+        bash("curl example.com"),
+        bash("make"),
+        bash("git push"),
+        bash("echo hi"),
+        tool("deploy", json!({})),
+    ];
     let outcome = session(GUARD, actions.clone(), plan());
     let results: Vec<(String, String, String)> = entries(&outcome, "tool_result")
         .iter()
@@ -124,7 +141,11 @@ fn tool_calls_go_through_permissions_tool_start_execution_and_tool_end() {
         ("\"error\"", "Error: Tool execution denied by mod permission:guard. Denied by a mod permission.\nHint: ask first", "\"tool_end\""),
         // The candidate's Bash is dispatched before the environment's.
         ("\"success\"", "mod bash ran: echo hi", "\"executed\""),
-        ("\"error\"", "Error: Tool execution blocked by tool approvalPolicy:alwaysAsk. Approval required, and a headless session has nobody to ask.", "\"permission\""),
+        (
+            "\"error\"",
+            "Error: Tool execution blocked by tool approvalPolicy:alwaysAsk. Approval required, and a headless session has nobody to ask.",
+            "\"permission\"",
+        ),
     ];
     let expected: Vec<(String, String, String)> =
         expected.iter().map(|(a, b, c)| ((*a).to_owned(), (*b).to_owned(), (*c).to_owned())).collect();
@@ -176,10 +197,7 @@ fn file_tools_work_on_the_scenario_directory_and_stay_inside_it() {
     assert_eq!(outputs[4], "Error: `/etc/passwd` is outside the scenario directory /workspace");
     assert!(outputs[5].starts_with("Error: `old_string` occurs 3 times"), "{}", outputs[5]);
     assert_eq!(outputs[6], "(no output)");
-    assert_eq!(
-        outcome.files,
-        [("notes.md".to_owned(), "one\n2\nthree".to_owned()), ("out/new.txt".to_owned(), "fresh".to_owned())]
-    );
+    assert_eq!(outcome.files, [("notes.md".to_owned(), "one\n2\nthree".to_owned()), ("out/new.txt".to_owned(), "fresh".to_owned())]);
     assert_eq!(outcome.transcript[0]["content"], "edit notes in /workspace");
 }
 
@@ -216,7 +234,10 @@ fn lifecycle_steps_send_letta_payloads() {
     assert_eq!(failed["usage"], Value::Null);
     assert_eq!(failed["error"]["message"], "overloaded");
     let close = payload("conversation_close");
-    assert_eq!((close["reason"].clone(), close["messageCount"].clone(), close["toolCallCount"].clone()), (json!("quit"), json!(2), json!(0)));
+    assert_eq!(
+        (close["reason"].clone(), close["messageCount"].clone(), close["toolCallCount"].clone()),
+        (json!("quit"), json!(2), json!(0))
+    );
     for entry in entries(&outcome, "event").into_iter().filter(|entry| !entry["name"].as_str().unwrap().starts_with("turn_")) {
         assert_eq!(entry["handlerCount"], 1, "{entry}");
     }
@@ -233,10 +254,8 @@ fn a_scenario_plan_runs_the_session_on_a_fresh_load_under_the_environment() {
     let path = dir.path().join("mod.js");
     std::fs::write(&path, source).unwrap();
     let probe = modlearn_types::Probe::RunTool { tool_name: "count".to_owned(), args: json!({}), tool_call_id: "t".to_owned() };
-    let session_plan = SessionPlan {
-        driver: modlearn_exercise::session::DriverPlan::Script(vec![user("count"), tool("count", json!({}))]),
-        ..plan()
-    };
+    let session_plan =
+        SessionPlan { driver: modlearn_exercise::session::DriverPlan::Script(vec![user("count"), tool("count", json!({}))]), ..plan() };
     let scenario = ScenarioPlan {
         probes: vec![probe, modlearn_types::Probe::Snapshot],
         host: Some(HostSettings { profile: "headless".to_owned(), context: Some(json!({ "sessionId": "conv-7" })) }),

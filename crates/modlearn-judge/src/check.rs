@@ -79,10 +79,7 @@ pub(crate) fn handler_failure(event: &str, emission: &Emission) -> Option<String
     if emission.handler_count == 0 {
         Some(format!("no {event} handler is registered"))
     } else {
-        emission
-            .diagnostics
-            .first()
-            .map(|first| format!("a handler failed: [{}] {}", first.fault.as_str(), first.message))
+        emission.diagnostics.first().map(|first| format!("a handler failed: [{}] {}", first.fault.as_str(), first.message))
     }
 }
 

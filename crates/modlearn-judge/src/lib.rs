@@ -7,8 +7,8 @@
 #![deny(missing_docs)]
 
 mod check;
-mod markers;
 mod checks;
+mod markers;
 mod score;
 mod text;
 mod world;

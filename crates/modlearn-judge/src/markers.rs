@@ -50,7 +50,8 @@ fn judge_marker(marker: &str, required: bool, in_trace: bool, session: SessionTe
             let kind = serde_json::from_str::<Value>(line).ok().and_then(|entry| entry["type"].as_str().map(str::to_owned));
             format!("trace entry {} ({})", index + 1, kind.unwrap_or_default())
         });
-        let details = json!({ "marker": marker, "in": "trace", "entry": hit.map(|(_, line)| line), "traceEntries": session.trace.lines().count() });
+        let details =
+            json!({ "marker": marker, "in": "trace", "entry": hit.map(|(_, line)| line), "traceEntries": session.trace.lines().count() });
         (hit.is_some(), location, details)
     } else {
         let found = session.result.contains(marker);
@@ -88,7 +89,12 @@ fn tool_results(trace: &str) -> Vec<String> {
         .take(3)
         .map(|entry| {
             let output = entry["output"].as_str().map_or_else(|| entry["output"].to_string(), str::to_owned);
-            format!("{} {}: {:?}", entry["toolName"].as_str().unwrap_or("?"), entry["status"].as_str().unwrap_or("?"), excerpt(&output, 100))
+            format!(
+                "{} {}: {:?}",
+                entry["toolName"].as_str().unwrap_or("?"),
+                entry["status"].as_str().unwrap_or("?"),
+                excerpt(&output, 100)
+            )
         })
         .collect()
 }

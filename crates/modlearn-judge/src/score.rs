@@ -19,11 +19,7 @@ pub fn compare_candidates(a: (usize, &CandidateVerdict), b: (usize, &CandidateVe
 
 /// The index of the selected candidate, if there is any.
 pub fn select<'a>(verdicts: impl IntoIterator<Item = &'a CandidateVerdict>) -> Option<usize> {
-    verdicts
-        .into_iter()
-        .enumerate()
-        .max_by(|a, b| compare_candidates(*a, *b))
-        .map(|(index, _)| index)
+    verdicts.into_iter().enumerate().max_by(|a, b| compare_candidates(*a, *b)).map(|(index, _)| index)
 }
 
 /// Why the markers of a scenario without a session were not run.
@@ -43,7 +39,9 @@ impl NotRun {
     /// The message every marker check of such a scenario carries.
     pub fn message(self) -> &'static str {
         match self {
-            NotRun::NoEvalModel => "not run: a prompt scenario needs a model acting as the agent; pass `--eval-model PROVIDER:NAME` (a model that makes tool calls) to run it",
+            NotRun::NoEvalModel => {
+                "not run: a prompt scenario needs a model acting as the agent; pass `--eval-model PROVIDER:NAME` (a model that makes tool calls) to run it"
+            }
             NotRun::NoCandidate => "not run: the candidate could not be evaluated (see its error), so the eval model drove no session",
             NotRun::NoPrompt => "not run: the scenario has no script and a blank prompt, so no session produced a trace or a result",
         }

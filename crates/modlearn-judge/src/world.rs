@@ -148,7 +148,9 @@ mod tests {
 
     #[test]
     fn the_summary_is_capped() {
-        let effects: Vec<_> = (0..80).map(|i| json!({ "kind": "command", "at": i, "command": format!("c{i} {}", "x".repeat(400)), "via": "exec", "exitCode": 0 })).collect();
+        let effects: Vec<_> = (0..80)
+            .map(|i| json!({ "kind": "command", "at": i, "command": format!("c{i} {}", "x".repeat(400)), "via": "exec", "exitCode": 0 }))
+            .collect();
         let summary = world_summary(&[&world(json!({ "effects": effects, "effectsDropped": 0, "writtenFiles": {} }))]);
         assert_eq!((summary.commands.len(), summary.cut), (50, 30));
         assert!(summary.commands[0].command.ends_with("more bytes cut]"), "{}", summary.commands[0].command);

@@ -84,7 +84,9 @@ impl Mutant {
                 "add an assertion that needs a change (tool_start_rewrites_args, turn_start_injects_message, tool_start_blocks, ...), not only unchanged args"
             }
             Mutant::ThrowsInActivate => "add a `mod_loads` assertion, or any assertion that needs a registered handler",
-            Mutant::OnlyReminder => "check the other requirements too: tool_start rewrites or negative controls, tools, permissions, commands",
+            Mutant::OnlyReminder => {
+                "check the other requirements too: tool_start rewrites or negative controls, tools, permissions, commands"
+            }
             Mutant::RewriteEverything => {
                 "add negative controls: tool_start_preserves_args for other tools and for args the mod must leave alone"
             }

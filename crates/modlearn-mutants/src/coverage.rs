@@ -139,9 +139,7 @@ impl Inference {
         let scores: Vec<f64> = self
             .requirements
             .iter()
-            .map(|requirement| {
-                requirement.intersection(check_words).map(|word| 1.0 / self.counts[word] as f64).sum()
-            })
+            .map(|requirement| requirement.intersection(check_words).map(|word| 1.0 / self.counts[word] as f64).sum())
             .collect();
         let best = scores.iter().copied().fold(0.0, f64::max);
         scores
@@ -158,9 +156,9 @@ const BEST_SHARE: f64 = 0.5;
 
 /// Words too common in specs to say which requirement is meant.
 const STOP_WORDS: &[&str] = &[
-    "a", "all", "also", "an", "and", "any", "are", "as", "at", "be", "by", "do", "doe", "each", "every", "for", "from",
-    "if", "in", "into", "is", "it", "its", "mod", "must", "never", "no", "not", "of", "on", "one", "only", "or",
-    "other", "same", "so", "such", "than", "that", "the", "then", "this", "to", "when", "where", "which", "while", "with",
+    "a", "all", "also", "an", "and", "any", "are", "as", "at", "be", "by", "do", "doe", "each", "every", "for", "from", "if", "in", "into",
+    "is", "it", "its", "mod", "must", "never", "no", "not", "of", "on", "one", "only", "or", "other", "same", "so", "such", "than", "that",
+    "the", "then", "this", "to", "when", "where", "which", "while", "with",
 ];
 
 /// The words of `text`, by the rules in the module documentation.

@@ -107,16 +107,10 @@ impl MutantData {
         }
         data.rewrites = seen;
         if let Some(first) = data.rewrites.first() {
-            data.rewrite = Rewrite {
-                args: first.expect_args.clone(),
-                source: "the first tool_start_rewrites_args assertion".to_owned(),
-            };
-        } else if let Some((index, args)) = spec
-            .examples
-            .iter()
-            .enumerate()
-            .find_map(|(index, example)| example.expected.as_deref().map(example_args).filter(|args| !args.is_empty()).map(|args| (index, args)))
-        {
+            data.rewrite = Rewrite { args: first.expect_args.clone(), source: "the first tool_start_rewrites_args assertion".to_owned() };
+        } else if let Some((index, args)) = spec.examples.iter().enumerate().find_map(|(index, example)| {
+            example.expected.as_deref().map(example_args).filter(|args| !args.is_empty()).map(|args| (index, args))
+        }) {
             data.rewrite = Rewrite { args, source: format!("example {}", index + 1) };
         }
         data
@@ -135,14 +129,8 @@ pub fn example_args(text: &str) -> Map<String, Value> {
     let mut args = Map::new();
     let mut rest = text;
     while let Some(at) = rest.find("=\"") {
-        let key: String = rest[..at]
-            .chars()
-            .rev()
-            .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
-            .collect::<Vec<_>>()
-            .into_iter()
-            .rev()
-            .collect();
+        let key: String =
+            rest[..at].chars().rev().take_while(|c| c.is_ascii_alphanumeric() || *c == '_').collect::<Vec<_>>().into_iter().rev().collect();
         let quoted = &rest[at + 1..];
         let mut stream = serde_json::Deserializer::from_str(quoted).into_iter::<String>();
         match stream.next() {

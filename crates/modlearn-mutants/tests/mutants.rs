@@ -33,10 +33,7 @@ fn each_mutant_passes_exactly_what_it_claims() {
     let failed = failed_scenarios(&report);
     let expect = |names: &[&str]| names.iter().map(|name| (*name).to_owned()).collect::<Vec<_>>();
     // Nothing registered: every behaviour check fails; loading and disposing are fine.
-    assert_eq!(
-        failed["noop"],
-        expect(&["reminder", "rewrite-first", "rewrite-second", "preserve-other-tool", "preserve-other-command"])
-    );
+    assert_eq!(failed["noop"], expect(&["reminder", "rewrite-first", "rewrite-second", "preserve-other-tool", "preserve-other-command"]));
     // Handlers that change nothing pass the negative controls.
     assert_eq!(failed["all-handlers-passthrough"], expect(&["reminder", "rewrite-first", "rewrite-second"]));
     assert_eq!(
@@ -44,15 +41,9 @@ fn each_mutant_passes_exactly_what_it_claims() {
         expect(&["loads", "reminder", "rewrite-first", "rewrite-second", "preserve-other-tool", "preserve-other-command", "disposes"])
     );
     // The reminder text comes from the spec, so the reminder check passes.
-    assert_eq!(
-        failed["only-reminder"],
-        expect(&["rewrite-first", "rewrite-second", "preserve-other-tool", "preserve-other-command"])
-    );
+    assert_eq!(failed["only-reminder"], expect(&["rewrite-first", "rewrite-second", "preserve-other-tool", "preserve-other-command"]));
     // The first example's args go onto every call: the first rewrite passes, everything else is overwritten.
-    assert_eq!(
-        failed["rewrite-everything"],
-        expect(&["reminder", "rewrite-second", "preserve-other-tool", "preserve-other-command"])
-    );
+    assert_eq!(failed["rewrite-everything"], expect(&["reminder", "rewrite-second", "preserve-other-tool", "preserve-other-command"]));
     // Right on every event check (both rewrites replayed, whatever the key order); only the
     // lifecycle check catches it.
     assert_eq!(failed["never-disposes"], expect(&["disposes"]));

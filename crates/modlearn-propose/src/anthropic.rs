@@ -23,12 +23,8 @@ pub(crate) fn header_pairs(api_key: Option<&str>) -> Vec<(&'static str, String)>
 /// (joined by blank lines); Anthropic takes no seed.
 pub(crate) fn body(request: &CompletionRequest) -> Value {
     let system: Vec<&str> = request.messages.iter().filter(|m| m.role == Role::System).map(|m| m.content.as_str()).collect();
-    let messages: Vec<Value> = request
-        .messages
-        .iter()
-        .filter(|m| m.role != Role::System)
-        .map(|m| json!({"role": m.role, "content": m.content}))
-        .collect();
+    let messages: Vec<Value> =
+        request.messages.iter().filter(|m| m.role != Role::System).map(|m| json!({"role": m.role, "content": m.content})).collect();
     let mut body = json!({
         "model": request.model.name,
         "max_tokens": request.max_tokens,

@@ -20,11 +20,7 @@ pub fn extract_code(text: &str) -> Result<String, String> {
     let text = text.trim_start_matches('\u{feff}');
     let blocks = fenced_blocks(text);
     if blocks.is_empty() {
-        return if looks_like_module(text) {
-            Ok(finish(text))
-        } else {
-            Err("the answer has no code block and no export".to_owned())
-        };
+        return if looks_like_module(text) { Ok(finish(text)) } else { Err("the answer has no code block and no export".to_owned()) };
     }
     let code: Vec<&Block> = blocks.iter().filter(|block| CODE_LANGUAGES.contains(&block.language.as_str())).collect();
     // A block tagged oddly (```letta) that is plainly a module still counts.
@@ -84,7 +80,8 @@ fn fenced_blocks(text: &str) -> Vec<Block> {
                 open = Some(Open { mark, count, indent, language, lines: Vec::new() });
             }
             Some(block) => {
-                let closes = fence(trimmed).is_some_and(|(mark, count)| mark == block.mark && count >= block.count && trimmed[count..].trim().is_empty());
+                let closes = fence(trimmed)
+                    .is_some_and(|(mark, count)| mark == block.mark && count >= block.count && trimmed[count..].trim().is_empty());
                 if closes {
                     let block = open.take().expect("open block");
                     blocks.push(Block { language: block.language, code: block.lines.join("\n") });

@@ -28,8 +28,9 @@ pub(crate) struct Response {
 pub(crate) fn headers(pairs: &[(&'static str, String)]) -> Result<HeaderMap, ProposeError> {
     let mut map = HeaderMap::new();
     for (name, value) in pairs {
-        let value = HeaderValue::from_str(value)
-            .map_err(|_| ProposeError::Config(format!("the `{name}` header value has characters HTTP does not allow (check the API key)")))?;
+        let value = HeaderValue::from_str(value).map_err(|_| {
+            ProposeError::Config(format!("the `{name}` header value has characters HTTP does not allow (check the API key)"))
+        })?;
         map.insert(HeaderName::from_static(name), value);
     }
     Ok(map)

@@ -24,16 +24,16 @@ mod redact;
 mod retry;
 pub mod toolchat;
 
-pub use model::{
-    BoxFuture, Completion, CompletionRequest, HttpAttempt, Message, ModelRef, ProposeError, Proposer, ProviderKind, Role, Usage,
-};
 pub use agent::{AgentEnd, AgentLimits, AgentProposer, AgentSession, TRANSCRIPT_FILE, TranscriptEntry, Workspace};
 pub use cache::{CachedProposer, ResponseCache};
 pub use extract::extract_code;
 #[cfg(feature = "local-model")]
 pub use local::{LOCAL_MODELS, LocalProposer, local_model_path};
+pub use model::{
+    BoxFuture, Completion, CompletionRequest, HttpAttempt, Message, ModelRef, ProposeError, Proposer, ProviderKind, Role, Usage,
+};
 pub use pricing::{Price, PriceTable};
 pub use providers::{ProviderSettings, http_proposer, http_tool_chat};
-pub use toolchat::{AssistantTurn, CachedToolChat, ChatMessage, ToolCall, ToolChat, ToolSpec, TurnRequest};
 pub use redact::redact;
 pub use retry::RetryPolicy;
+pub use toolchat::{AssistantTurn, CachedToolChat, ChatMessage, ToolCall, ToolChat, ToolSpec, TurnRequest};

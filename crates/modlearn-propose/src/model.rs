@@ -27,9 +27,9 @@ pub struct ModelRef {
 impl ModelRef {
     /// Parses `openai:gpt-4.1`, `anthropic:claude-sonnet-4-5`, `local:smollm2-135m`.
     pub fn parse(text: &str) -> Result<ModelRef, String> {
-        let (provider, name) = text
-            .split_once(':')
-            .ok_or_else(|| format!("`{text}` is not PROVIDER:NAME (e.g. openai:gpt-4.1-mini, anthropic:claude-sonnet-4-5, local:smollm2-135m)"))?;
+        let (provider, name) = text.split_once(':').ok_or_else(|| {
+            format!("`{text}` is not PROVIDER:NAME (e.g. openai:gpt-4.1-mini, anthropic:claude-sonnet-4-5, local:smollm2-135m)")
+        })?;
         let provider = match provider {
             "openai" => ProviderKind::Openai,
             "anthropic" => ProviderKind::Anthropic,

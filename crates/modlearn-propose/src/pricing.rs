@@ -78,7 +78,8 @@ impl PriceTable {
     /// `{"model-prefix": {"input": 2.0, "output": 8.0}}` (USD per 1M tokens).
     pub fn with_overrides_from_file(mut self, path: &Path) -> Result<PriceTable, ProposeError> {
         let shown = path.display();
-        let text = std::fs::read_to_string(path).map_err(|error| ProposeError::Config(format!("cannot read price file `{shown}`: {error}")))?;
+        let text =
+            std::fs::read_to_string(path).map_err(|error| ProposeError::Config(format!("cannot read price file `{shown}`: {error}")))?;
         let entries: serde_json::Map<String, serde_json::Value> = serde_json::from_str(&text).map_err(|error| {
             ProposeError::Config(format!(
                 "price file `{shown}` is not a JSON object of model prefixes: {error} (expected {{\"gpt-4.1\": {{\"input\": 2.0, \"output\": 8.0}}}})"
@@ -110,9 +111,8 @@ impl PriceTable {
     /// Cost of `usage` on `model` in USD; 0 for a model not in the table
     /// (see [`PriceTable::price`] to tell).
     pub fn cost(&self, model: &str, usage: Usage) -> f64 {
-        self.price(model).map_or(0.0, |price| {
-            (usage.input_tokens as f64 * price.input + usage.output_tokens as f64 * price.output) / 1_000_000.0
-        })
+        self.price(model)
+            .map_or(0.0, |price| (usage.input_tokens as f64 * price.input + usage.output_tokens as f64 * price.output) / 1_000_000.0)
     }
 }
 

@@ -96,8 +96,12 @@ write_candidate with its complete source. The mod is loaded in a sandbox and jud
     user.push_str("\n\n## Working in the run directory\n\n");
     user.push_str("Tools `list`, `read` and `search` look at the run directory (paths are relative to it); they change nothing.\n");
     if brief.history {
-        user.push_str("- `history.json`, `history.md`: every earlier candidate's result, each failed check with expected against actual values.\n");
-        user.push_str("- `proposer-guide.md`: which candidates passed or failed each check, the most common failure causes, where to look first.\n");
+        user.push_str(
+            "- `history.json`, `history.md`: every earlier candidate's result, each failed check with expected against actual values.\n",
+        );
+        user.push_str(
+            "- `proposer-guide.md`: which candidates passed or failed each check, the most common failure causes, where to look first.\n",
+        );
     }
     if brief.earlier_candidates.is_empty() {
         user.push_str("- There are no earlier candidates yet: write the mod from the task above.\n");
@@ -315,7 +319,8 @@ fn render_evidence(evidence: &Evidence<'_>) -> String {
             for check in scenario.checks.iter().filter(|c| !c.passed) {
                 let _ = writeln!(section, "- FAIL `{}` {}: {}", scenario.name, check.label, md_code(&check.message));
                 if let (Some(expected), Some(actual)) = (check.details.get("expectArgs"), check.details.get("actualArgs")) {
-                    let _ = writeln!(section, "  expected args {}, actual {}", md_code(&expected.to_string()), md_code(&actual.to_string()));
+                    let _ =
+                        writeln!(section, "  expected args {}, actual {}", md_code(&expected.to_string()), md_code(&actual.to_string()));
                 }
                 if let Some(text) = check.details.get("injectedText").and_then(|t| t.as_str()) {
                     let _ = writeln!(section, "  injected text: {}", md_code(&format!("{text:?}")));

@@ -165,13 +165,7 @@ impl HttpModel {
             ProviderKind::Openai => (openai::url(&base_url), openai::header_pairs(key)),
             _ => (anthropic::url(&base_url), anthropic::header_pairs(key)),
         };
-        Ok(HttpModel {
-            model: model.clone(),
-            url,
-            headers: http::headers(&pairs)?,
-            client: http::client(settings.timeout)?,
-            settings,
-        })
+        Ok(HttpModel { model: model.clone(), url, headers: http::headers(&pairs)?, client: http::client(settings.timeout)?, settings })
     }
 
     /// Every secret to keep out of what comes back.

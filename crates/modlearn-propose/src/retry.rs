@@ -133,7 +133,8 @@ mod tests {
     #[tokio::test]
     async fn zero_attempts_still_tries_once() {
         let policy = RetryPolicy { max_attempts: 0, ..RetryPolicy::default() };
-        let result = with_retries(&policy, &[], || async { Attempt { status: Some(200), retry_after: None, result: Ok::<_, Failure>(1) } }).await;
+        let result =
+            with_retries(&policy, &[], || async { Attempt { status: Some(200), retry_after: None, result: Ok::<_, Failure>(1) } }).await;
         assert_eq!(result.unwrap().1.len(), 1);
     }
 }

@@ -61,12 +61,7 @@ pub fn claim_run_dir(dir: &Path, continuing: Continuing) -> Result<RunDirClaim, 
         Err(error) if error.kind() == io::ErrorKind::NotFound => std::fs::create_dir_all(dir).map_err(io_error)?,
         Err(error) => return Err(io_error(error)),
     }
-    let lock = OpenOptions::new()
-        .create(true)
-        .truncate(false)
-        .write(true)
-        .open(dir.join(LOCK_FILE))
-        .map_err(io_error)?;
+    let lock = OpenOptions::new().create(true).truncate(false).write(true).open(dir.join(LOCK_FILE)).map_err(io_error)?;
     // SAFETY: flock on a descriptor this function owns.
     if unsafe { libc::flock(lock.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) } != 0 {
         let error = io::Error::last_os_error();
@@ -75,10 +70,7 @@ pub fn claim_run_dir(dir: &Path, continuing: Continuing) -> Result<RunDirClaim, 
         }
         return Err(io_error(error));
     }
-    let mut others = std::fs::read_dir(dir)
-        .map_err(io_error)?
-        .filter_map(Result::ok)
-        .filter(|entry| entry.file_name() != LOCK_FILE);
+    let mut others = std::fs::read_dir(dir).map_err(io_error)?.filter_map(Result::ok).filter(|entry| entry.file_name() != LOCK_FILE);
     match continuing {
         Continuing::Nothing if others.next().is_some() => return Err(ClaimError::NotEmpty(dir.to_path_buf())),
         Continuing::Run if !dir.join("run.json").is_file() || dir.join("report.json").exists() => {

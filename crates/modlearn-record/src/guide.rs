@@ -55,11 +55,8 @@ pub fn render_proposer_guide(report: &RunReport) -> String {
     for (scenario_name, label) in &rows {
         let _ = write!(out, "| `{scenario_name}` | {label} |");
         for attempt in attempts {
-            let check = attempt
-                .scenarios
-                .iter()
-                .find(|s| &s.name == scenario_name)
-                .and_then(|s| s.checks.iter().find(|c| &c.label == label));
+            let check =
+                attempt.scenarios.iter().find(|s| &s.name == scenario_name).and_then(|s| s.checks.iter().find(|c| &c.label == label));
             let cell = match check {
                 Some(check) if check.passed => "ok",
                 Some(check) => {
@@ -109,7 +106,8 @@ pub fn render_proposer_guide(report: &RunReport) -> String {
     }
 
     out.push_str("\n## Where to look first\n\n");
-    let load_failures = attempts.iter().filter(|a| a.diagnostics.iter().any(|d| matches!(d.phase.as_str(), "import" | "transpile" | "activate"))).count();
+    let load_failures =
+        attempts.iter().filter(|a| a.diagnostics.iter().any(|d| matches!(d.phase.as_str(), "import" | "transpile" | "activate"))).count();
     if load_failures * 2 > attempts.len() {
         out.push_str("- Most candidates fail to load: get a minimal mod that imports and activates with no diagnostics first (see the diagnostics' hints).\n");
     }
@@ -118,7 +116,10 @@ pub fn render_proposer_guide(report: &RunReport) -> String {
         out.push_str("- Some checks found no handler: every `tool_start` check needs a registered `tool_start` handler, even for tools the mod leaves alone.\n");
     }
     if let Some(((scenario, label), _)) = ranked.first() {
-        let _ = writeln!(out, "- The most failed check is `{scenario}` {label}: read its expected and actual values in the failing candidates' `report.md`.");
+        let _ = writeln!(
+            out,
+            "- The most failed check is `{scenario}` {label}: read its expected and actual values in the failing candidates' `report.md`."
+        );
     }
     if best.visible_score > 0 {
         let dir = if best.artifacts_dir.is_empty() { String::from(".") } else { best.artifacts_dir.clone() };

@@ -64,13 +64,7 @@ pub struct TestCase {
 impl TestCase {
     /// A passing case.
     pub fn new(name: &str, classname: &str) -> Self {
-        Self {
-            name: name.to_string(),
-            classname: classname.to_string(),
-            time_secs: None,
-            outcome: Outcome::Passed,
-            system_out: None,
-        }
+        Self { name: name.to_string(), classname: classname.to_string(), time_secs: None, outcome: Outcome::Passed, system_out: None }
     }
 
     /// Marks the case failed.
@@ -176,10 +170,7 @@ impl TestSuites {
 
     /// Number of cases that did not pass or were skipped: failures plus errors.
     pub fn unsuccessful(&self) -> usize {
-        self.suites
-            .iter()
-            .map(|s| s.count(|o| matches!(o, Outcome::Failed { .. } | Outcome::Errored { .. })))
-            .sum()
+        self.suites.iter().map(|s| s.count(|o| matches!(o, Outcome::Failed { .. } | Outcome::Errored { .. }))).sum()
     }
 
     /// The XML document, UTF-8, ending in a newline.

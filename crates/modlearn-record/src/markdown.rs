@@ -223,11 +223,7 @@ fn args_diff(expected: &Value, actual: &Value) -> Vec<String> {
 }
 
 fn render_diagnostic(out: &mut String, diagnostic: &Diagnostic) {
-    let capability = diagnostic
-        .capability
-        .as_ref()
-        .map(|c| format!(" {} {}", c.kind, md_code(&c.id)))
-        .unwrap_or_default();
+    let capability = diagnostic.capability.as_ref().map(|c| format!(" {} {}", c.kind, md_code(&c.id))).unwrap_or_default();
     let severity = match diagnostic.severity {
         modlearn_types::Severity::Error => "error",
         modlearn_types::Severity::Warning => "warning",

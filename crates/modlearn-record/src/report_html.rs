@@ -88,14 +88,22 @@ pub fn render_run_html(report: &RunReport) -> String {
             let total = totals.input_tokens + totals.output_tokens;
             let label = format!("{total} ({} in, {} out)", totals.input_tokens, totals.output_tokens);
             tokens = tokens.bar(Bar::new(&format!("round {round}{proposals}"), total as f64).value_label(&label).color(Color::series(0)));
-            cost = cost.bar(Bar::new(&format!("round {round}{proposals}"), totals.cost_usd).value_label(&format!("${:.4}", totals.cost_usd)).color(Color::series(1)));
+            cost = cost.bar(
+                Bar::new(&format!("round {round}{proposals}"), totals.cost_usd)
+                    .value_label(&format!("${:.4}", totals.cost_usd))
+                    .color(Color::series(1)),
+            );
             if eval_total.is_some() {
                 let eval = EvalTotals::of_round(report, index as u32 + 1);
                 row.extend([eval.input_tokens.to_string(), eval.output_tokens.to_string(), format!("${:.4}", eval.cost_usd)]);
                 let total = eval.input_tokens + eval.output_tokens;
                 let label = format!("{total} ({} in, {} out)", eval.input_tokens, eval.output_tokens);
                 tokens = tokens.bar(Bar::new(&format!("round {round} eval"), total as f64).value_label(&label).color(eval::eval_color()));
-                cost = cost.bar(Bar::new(&format!("round {round} eval"), eval.cost_usd).value_label(&format!("${:.4}", eval.cost_usd)).color(eval::eval_color()));
+                cost = cost.bar(
+                    Bar::new(&format!("round {round} eval"), eval.cost_usd)
+                        .value_label(&format!("${:.4}", eval.cost_usd))
+                        .color(eval::eval_color()),
+                );
             }
             table = table.row(&row);
         }
@@ -193,7 +201,8 @@ fn candidate_labels(report: &RunReport) -> Vec<String> {
             let tail = (1..=longest)
                 .map(|k| parts[parts.len().saturating_sub(k)..].join("/"))
                 .find(|tail| {
-                    paths.iter().filter(|other| other[other.len().saturating_sub(tail.split('/').count())..].join("/") == *tail).count() == 1
+                    paths.iter().filter(|other| other[other.len().saturating_sub(tail.split('/').count())..].join("/") == *tail).count()
+                        == 1
                 })
                 .unwrap_or_else(|| parts.join("/"));
             format!("{number} {tail}")
@@ -233,7 +242,13 @@ fn candidate_chart(report: &RunReport) -> crate::html::Markup {
     let max = report.max_score.max(1);
     let mut chart = BarChart::new("Score per candidate").max(max as f64).mark_max(&format!("max {max}"));
     for (attempt, label) in report.attempts.iter().zip(candidate_labels(report)) {
-        let color = if attempt.error.is_some() { Color::ERROR } else if attempt.passed { Color::PASS } else { Color::FAIL };
+        let color = if attempt.error.is_some() {
+            Color::ERROR
+        } else if attempt.passed {
+            Color::PASS
+        } else {
+            Color::FAIL
+        };
         let value = if attempt.error.is_some() { "not judged".to_owned() } else { format!("{}/{}", attempt.score, attempt.max_score) };
         chart = chart.bar(Bar::new(&label, attempt.score as f64).value_label(&value).color(color));
     }
@@ -253,17 +268,16 @@ fn check_grid(report: &RunReport) -> crate::html::Markup {
             }
         }
     }
-    let labels: Vec<String> = columns
-        .iter()
-        .map(|(scenario, label, hidden)| format!("{scenario} › {label}{}", if *hidden { " (hidden)" } else { "" }))
-        .collect();
+    let labels: Vec<String> =
+        columns.iter().map(|(scenario, label, hidden)| format!("{scenario} › {label}{}", if *hidden { " (hidden)" } else { "" })).collect();
     let mut grid = HeatMap::new("Candidates against checks", &labels).legend(LegendEntry::outcomes());
     for (attempt, row) in report.attempts.iter().zip(candidate_labels(report)) {
         let cells = columns
             .iter()
             .zip(&labels)
             .map(|((scenario, label, _), column)| {
-                let check = attempt.scenarios.iter().find(|s| &s.name == scenario).and_then(|s| s.checks.iter().find(|c| &c.label == label));
+                let check =
+                    attempt.scenarios.iter().find(|s| &s.name == scenario).and_then(|s| s.checks.iter().find(|c| &c.label == label));
                 // A candidate that was not judged (no answer, no code) has failed placeholder
                 // checks: it is drawn as "error / not judged", not as failing them.
                 match (check, &attempt.error) {

@@ -33,10 +33,7 @@ pub(crate) fn render_world(out: &mut String, scenarios: &[ScenarioVerdict], head
             "env vars read",
             world.env_read.iter().map(|read| format!("{}{}", md_code(&read.name), if read.found { "" } else { " (unset)" })).collect(),
         );
-        line(
-            "network attempts refused",
-            world.network.iter().map(|n| format!("{} ({})", md_code(&n.target), md_code(&n.via))).collect(),
-        );
+        line("network attempts refused", world.network.iter().map(|n| format!("{} ({})", md_code(&n.target), md_code(&n.via))).collect());
         if world.cut > 0 {
             let _ = writeln!(out, "  - {} more not listed", world.cut);
         }

@@ -2,7 +2,9 @@ use modlearn_types::{Attempt, ConsoleLine, RunReport};
 use serde::Serialize;
 use serde_json::{Value, json};
 
-use crate::{RunLayout, WriteError, history_json, render_candidate_report, render_history, render_proposer_guide, render_run_report, write_atomic};
+use crate::{
+    RunLayout, WriteError, history_json, render_candidate_report, render_history, render_proposer_guide, render_run_report, write_atomic,
+};
 
 /// What one candidate leaves in the run directory.
 #[derive(Clone, Debug)]

@@ -26,12 +26,8 @@ pub fn candidate_places(layout: RunLayout, target: String) -> impl Fn(usize) -> 
 /// Writes `candidate`'s artifacts through `writer` (atomically, file by file).
 pub fn write_candidate(writer: &RunWriter, candidate: &LearnedCandidate) -> Result<(), WriteError> {
     let attempt = &candidate.attempt;
-    let prompt: String = candidate
-        .request
-        .messages
-        .iter()
-        .map(|message| format!("<!-- {:?} -->\n{}\n\n", message.role, message.content))
-        .collect();
+    let prompt: String =
+        candidate.request.messages.iter().map(|message| format!("<!-- {:?} -->\n{}\n\n", message.role, message.content)).collect();
     let mut proposal = serde_json::json!({
         "model": candidate.request.model.to_string(),
         "proposer": if candidate.agent.is_some() { "agent" } else { "completion" },

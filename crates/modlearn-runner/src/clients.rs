@@ -8,8 +8,8 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use modlearn_propose::{
-    AgentLimits, AgentProposer, CachedProposer, CachedToolChat, ModelRef, PriceTable, ProposeError, Proposer, ProviderSettings, ResponseCache,
-    TRANSCRIPT_FILE, ToolChat, http_proposer, http_tool_chat,
+    AgentLimits, AgentProposer, CachedProposer, CachedToolChat, ModelRef, PriceTable, ProposeError, Proposer, ProviderSettings,
+    ResponseCache, TRANSCRIPT_FILE, ToolChat, http_proposer, http_tool_chat,
 };
 
 use crate::AgentProposing;

@@ -209,7 +209,11 @@ impl ModelDriver {
             tools: view
                 .tools
                 .iter()
-                .map(|tool| ToolSpec { name: tool.name.clone(), description: tool.description.clone(), parameters: tool.parameters.clone() })
+                .map(|tool| ToolSpec {
+                    name: tool.name.clone(),
+                    description: tool.description.clone(),
+                    parameters: tool.parameters.clone(),
+                })
                 .collect(),
             max_tokens: MAX_TOKENS,
             // Greedy and seeded: a re-evaluation asks the same and the cache answers it.

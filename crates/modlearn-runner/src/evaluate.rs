@@ -114,9 +114,7 @@ pub fn read_candidate(path: &Path) -> Result<String, String> {
     let file = std::fs::File::open(path).map_err(|error| format!("cannot read `{}`: {error}", path.display()))?;
     let mut source = String::new();
     // A file that grows after the check is still read only up to the bound.
-    file.take(MAX_CANDIDATE_BYTES + 1)
-        .read_to_string(&mut source)
-        .map_err(|error| format!("cannot read `{}`: {error}", path.display()))?;
+    file.take(MAX_CANDIDATE_BYTES + 1).read_to_string(&mut source).map_err(|error| format!("cannot read `{}`: {error}", path.display()))?;
     check_candidate_size(source.len() as u64)?;
     Ok(source)
 }
@@ -129,12 +127,7 @@ fn check_candidate_size(bytes: u64) -> Result<(), String> {
 }
 
 /// Evaluates one candidate file in its own engine.
-pub fn evaluate_candidate(
-    index: usize,
-    path: &Path,
-    scenarios: &[ResolvedScenario],
-    engine: &EngineOptions,
-) -> CandidateEvaluation {
+pub fn evaluate_candidate(index: usize, path: &Path, scenarios: &[ResolvedScenario], engine: &EngineOptions) -> CandidateEvaluation {
     match read_candidate(path) {
         Ok(source) => evaluate_source(index, path, source, scenarios, engine),
         Err(reason) => not_evaluated(index, path, scenarios, reason, false),
@@ -265,7 +258,13 @@ fn distinct_diagnostics(runs: &[ScenarioRun]) -> Vec<Diagnostic> {
 
 /// A candidate that could not be run: every check fails, with the reason. `has_eval_model`
 /// says whether its prompt scenarios would have run, which their markers' message tells.
-pub fn not_evaluated(index: usize, path: &Path, scenarios: &[ResolvedScenario], error: String, has_eval_model: bool) -> CandidateEvaluation {
+pub fn not_evaluated(
+    index: usize,
+    path: &Path,
+    scenarios: &[ResolvedScenario],
+    error: String,
+    has_eval_model: bool,
+) -> CandidateEvaluation {
     let verdicts = scenarios
         .iter()
         .map(|scenario| {

@@ -344,11 +344,9 @@ pub async fn learn(
                 drop(permit);
                 let _evaluating = evaluations.acquire_owned().await.expect("semaphore open");
                 let eval_model = eval.eval_model.clone();
-                let judged = tokio::task::spawn_blocking(move || {
-                    judge_proposal(number, round, request, answer, &place, &scenarios, &eval)
-                })
-                .await
-                .expect("evaluation task panicked");
+                let judged = tokio::task::spawn_blocking(move || judge_proposal(number, round, request, answer, &place, &scenarios, &eval))
+                    .await
+                    .expect("evaluation task panicked");
                 // The eval model's key was refused: the verdict is incomplete, the run stops.
                 if let Some(model) = eval_model.filter(|model| model.halted()) {
                     halt.send_replace(true);
@@ -466,11 +464,8 @@ fn evidence_for<'a>(attempts: &'a [Attempt], sources: &'a [Option<String>], budg
     if attempts.is_empty() {
         return None;
     }
-    let best_index = attempts
-        .iter()
-        .enumerate()
-        .max_by(|(ai, a), (bi, b)| a.visible_score.cmp(&b.visible_score).then(bi.cmp(ai)))
-        .map(|(i, _)| i);
+    let best_index =
+        attempts.iter().enumerate().max_by(|(ai, a), (bi, b)| a.visible_score.cmp(&b.visible_score).then(bi.cmp(ai))).map(|(i, _)| i);
     let with_source = |i: usize| sources[i].as_deref().map(|source| (&attempts[i], source));
     let best = best_index.and_then(with_source);
     let failing = attempts

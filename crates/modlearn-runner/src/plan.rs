@@ -5,8 +5,8 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use modlearn_exercise::session::{Action, DriverPlan, EnvTool, SessionEnv, SessionPlan, ToolCall, ToolKind};
 use modlearn_engine::WorldSeed;
+use modlearn_exercise::session::{Action, DriverPlan, EnvTool, SessionEnv, SessionPlan, ToolCall, ToolKind};
 use modlearn_exercise::{HostSettings, ScenarioPlan};
 use modlearn_judge::probe;
 use modlearn_spec::{AskResolution, Env, EnvToolKind, ResolvedScenario, ScriptStep, default_env};
@@ -19,9 +19,7 @@ use crate::eval_model::{EvalModel, Ledger, PromptSession};
 /// eval model, a prompt scenario gets a model-driven session with the tools of its environment
 /// (`coding-agent` when it names none).
 pub(crate) fn scenario_plan(scenario: &ResolvedScenario, eval: Option<&EvalSessions>) -> ScenarioPlan {
-    let env = scenario
-        .env_name()
-        .map(|_| scenario.environment.clone().unwrap_or_else(default_env));
+    let env = scenario.env_name().map(|_| scenario.environment.clone().unwrap_or_else(default_env));
     let host = env.as_ref().map(|env| HostSettings {
         profile: env.profile.as_str().to_owned(),
         context: (!env.context.is_empty()).then(|| Value::Object(env.context.clone())),
@@ -92,10 +90,10 @@ fn session_env(env: &Env) -> SessionEnv {
                     EnvToolKind::Edit => ToolKind::Edit,
                 },
                 description: tool.description.clone(),
-                parameters: tool.parameters.clone().map_or_else(
-                    || json!({ "type": "object", "properties": {}, "additionalProperties": false }),
-                    Value::Object,
-                ),
+                parameters: tool
+                    .parameters
+                    .clone()
+                    .map_or_else(|| json!({ "type": "object", "properties": {}, "additionalProperties": false }), Value::Object),
                 default_output: tool.default_output.clone().unwrap_or_default(),
             })
             .collect(),
@@ -119,10 +117,9 @@ fn action(step: &ScriptStep) -> Action {
             previous_conversation_id: step.previous_conversation_id.clone(),
         },
         ScriptStep::ConversationClose(step) => Action::ConversationClose { reason: step.conversation_close.as_str().to_owned() },
-        ScriptStep::Compact(step) => Action::Compact {
-            trigger: step.compact.as_str().to_owned(),
-            keep_messages: step.keep_messages.unwrap_or(2) as usize,
-        },
+        ScriptStep::Compact(step) => {
+            Action::Compact { trigger: step.compact.as_str().to_owned(), keep_messages: step.keep_messages.unwrap_or(2) as usize }
+        }
         ScriptStep::Llm(step) => Action::Llm { stop_reason: step.llm.clone(), error: step.error.clone() },
     }
 }

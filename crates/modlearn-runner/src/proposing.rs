@@ -77,7 +77,11 @@ impl AgentProposing {
     pub(crate) fn brief(&self, round: u32, earlier: &[LearnedCandidate]) -> AgentBrief {
         AgentBrief {
             max_steps: self.agent.limits().max_steps,
-            earlier_candidates: earlier.iter().map(|candidate| candidate.attempt.artifacts_dir.clone()).filter(|dir| !dir.is_empty()).collect(),
+            earlier_candidates: earlier
+                .iter()
+                .map(|candidate| candidate.attempt.artifacts_dir.clone())
+                .filter(|dir| !dir.is_empty())
+                .collect(),
             history: round > 1 && !self.run_files.is_empty(),
         }
     }

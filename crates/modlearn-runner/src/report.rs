@@ -11,10 +11,7 @@ pub fn build_report(
     artifacts_dir: &dyn Fn(usize) -> String,
     promoted_to: Option<String>,
 ) -> RunReport {
-    let attempts: Vec<Attempt> = evaluations
-        .iter()
-        .map(|evaluation| attempt_from(evaluation, artifacts_dir(evaluation.index)))
-        .collect();
+    let attempts: Vec<Attempt> = evaluations.iter().map(|evaluation| attempt_from(evaluation, artifacts_dir(evaluation.index))).collect();
     let selected = select_judged(evaluations.iter());
     report_from_attempts(spec, attempts, selected, promoted_to)
 }
@@ -28,12 +25,7 @@ pub(crate) fn select_judged<'a>(evaluations: impl Iterator<Item = &'a CandidateE
 }
 
 /// Assembles the run report from report entries and the selected index.
-pub fn report_from_attempts(
-    spec: SpecSummary,
-    attempts: Vec<Attempt>,
-    selected: Option<usize>,
-    promoted_to: Option<String>,
-) -> RunReport {
+pub fn report_from_attempts(spec: SpecSummary, attempts: Vec<Attempt>, selected: Option<usize>, promoted_to: Option<String>) -> RunReport {
     let chosen = selected.map(|index| &attempts[index]);
     RunReport {
         kind: "modlearn_run_report".to_owned(),
@@ -42,10 +34,8 @@ pub fn report_from_attempts(
         score: chosen.map_or(0, |attempt| attempt.score),
         // The spec's maximum even when nothing was selected.
         max_score: chosen.or(attempts.first()).map_or(0, |attempt| attempt.max_score),
-        selected: chosen.map(|attempt| Selected {
-            candidate_index: attempt.candidate_index,
-            candidate_path: attempt.candidate_path.clone(),
-        }),
+        selected: chosen
+            .map(|attempt| Selected { candidate_index: attempt.candidate_index, candidate_path: attempt.candidate_path.clone() }),
         promoted_to,
         attempts,
         spec,

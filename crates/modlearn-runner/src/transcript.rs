@@ -27,11 +27,9 @@ pub(crate) fn chat_messages(transcript: &[Value]) -> Vec<ChatMessage> {
         let content = entry.get("content").map(content_text).unwrap_or_default();
         match entry.get("role").and_then(Value::as_str) {
             Some("assistant") => messages.push(ChatMessage::Assistant { text: content, tool_calls: Vec::new() }),
-            Some("tool") => messages.push(ChatMessage::tool_result(
-                text_of(&entry["toolCallId"]),
-                content,
-                entry["status"].as_str() == Some("error"),
-            )),
+            Some("tool") => {
+                messages.push(ChatMessage::tool_result(text_of(&entry["toolCallId"]), content, entry["status"].as_str() == Some("error")))
+            }
             Some("user") => messages.push(ChatMessage::user(content)),
             // An input item without a role is not a message; the host passes it on, the model
             // sees it as the harness's.

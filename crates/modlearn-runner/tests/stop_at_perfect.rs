@@ -54,7 +54,8 @@ fn learn_interrupting(stop_at_perfect: bool, interrupt: bool) -> (LearnOutcome, 
     };
     let outcome = runtime.block_on(learn(&loaded.spec, Arc::new(scenarios), &model, proposer, &settings, &place, &on_event));
     // The response cache is one directory per endpoint, named after it.
-    let scopes: Vec<String> = std::fs::read_dir(&cache).unwrap().map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned()).collect();
+    let scopes: Vec<String> =
+        std::fs::read_dir(&cache).unwrap().map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned()).collect();
     assert_eq!(scopes, vec![modlearn_runner::cache_scope(&base)]);
     (outcome, server.request_count())
 }

@@ -676,15 +676,9 @@ mod tests {
     #[test]
     fn string_or_list_rejects_other_values_clearly() {
         let error = serde_json::from_value::<StringOrList>(json!(3)).unwrap_err();
-        assert_eq!(
-            error.to_string(),
-            "invalid type: integer `3`, expected a string or an array of strings"
-        );
+        assert_eq!(error.to_string(), "invalid type: integer `3`, expected a string or an array of strings");
         let error = serde_json::from_value::<StringOrList>(json!(["a", 3])).unwrap_err();
-        assert_eq!(
-            error.to_string(),
-            "invalid type: integer `3`, expected a string"
-        );
+        assert_eq!(error.to_string(), "invalid type: integer `3`, expected a string");
     }
 
     #[test]
@@ -728,9 +722,7 @@ mod tests {
             "decision": "alwaysAsk", "phase": "execution"
         }))
         .unwrap();
-        let Assertion::PermissionDecides(permission) = &assertion else {
-            panic!("{assertion:?}")
-        };
+        let Assertion::PermissionDecides(permission) = &assertion else { panic!("{assertion:?}") };
         assert_eq!(permission.decision, ExpectedDecision::AlwaysAsk);
         assert_eq!(permission.phase, Some(PermissionPhase::Execution));
         let error = serde_json::from_value::<Assertion>(json!({

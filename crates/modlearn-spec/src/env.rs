@@ -198,12 +198,7 @@ pub fn load_env(path: &Path) -> Result<LoadedEnv, EnvError> {
 pub fn parse_env(source: &str, path: &Path) -> Result<LoadedEnv, EnvError> {
     let fail = |message: &str, position: Option<(usize, usize)>| EnvError::Invalid {
         path: path.to_owned(),
-        problems: vec![SpecProblem {
-            path: None,
-            line: position.map(|p| p.0),
-            column: position.map(|p| p.1),
-            message: message.to_owned(),
-        }],
+        problems: vec![SpecProblem { path: None, line: position.map(|p| p.0), column: position.map(|p| p.1), message: message.to_owned() }],
     };
     let raw = match crate::load::parse_json(source) {
         Ok(raw) => raw,
@@ -303,8 +298,7 @@ fn check(env: &Env, folder: Option<&str>) -> Vec<(JsonPath, String)> {
     let mut seen: BTreeMap<&str, usize> = BTreeMap::new();
     for (index, tool) in env.tools.iter().enumerate() {
         let path = root.key("tools").index(index);
-        let valid = (1..=64).contains(&tool.name.len())
-            && tool.name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-');
+        let valid = (1..=64).contains(&tool.name.len()) && tool.name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-');
         if !valid {
             problems.push((path.key("name"), format!("`{}` is not a valid tool name (1-64 letters, digits, `_` or `-`)", tool.name)));
         } else if let Some(first) = seen.insert(&tool.name, index) {

@@ -67,4 +67,3 @@ pub fn attach_envs(scenarios: &mut [ResolvedScenario], spec: &LoadedSpec) -> Res
     }
     Ok(loaded)
 }
-

@@ -47,13 +47,7 @@ pub struct SpecError {
 
 impl fmt::Display for SpecProblem {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write_located(
-            f,
-            self.path.as_deref(),
-            &self.message,
-            self.line,
-            self.column,
-        )
+        write_located(f, self.path.as_deref(), &self.message, self.line, self.column)
     }
 }
 
@@ -63,13 +57,7 @@ impl fmt::Display for SpecWarning {
     }
 }
 
-fn write_located(
-    f: &mut fmt::Formatter<'_>,
-    path: Option<&str>,
-    message: &str,
-    line: Option<usize>,
-    column: Option<usize>,
-) -> fmt::Result {
+fn write_located(f: &mut fmt::Formatter<'_>, path: Option<&str>, message: &str, line: Option<usize>, column: Option<usize>) -> fmt::Result {
     if let Some(path) = path {
         write!(f, "{path}: ")?;
     }
@@ -104,12 +92,7 @@ mod tests {
                     column: Some(11),
                     message: "missing field".into(),
                 },
-                SpecProblem {
-                    path: None,
-                    line: None,
-                    column: None,
-                    message: "file is empty".into(),
-                },
+                SpecProblem { path: None, line: None, column: None, message: "file is empty".into() },
             ],
             warnings: Vec::new(),
         };

@@ -52,11 +52,8 @@ pub(crate) fn read_object<T: DeserializeOwned>(
     nested: &[&str],
     collector: &mut Collector,
 ) -> Option<T> {
-    let mut entries: IndexMap<String, Entry> = object
-        .into_iter()
-        .filter(|(key, _)| !nested.contains(&key.as_str()))
-        .map(|(key, value)| (key, Entry::Value(value)))
-        .collect();
+    let mut entries: IndexMap<String, Entry> =
+        object.into_iter().filter(|(key, _)| !nested.contains(&key.as_str())).map(|(key, value)| (key, Entry::Value(value))).collect();
     for key in nested {
         entries.insert((*key).to_owned(), Entry::Placeholder);
     }
@@ -65,12 +62,8 @@ pub(crate) fn read_object<T: DeserializeOwned>(
     // Each round drops a field or gives one a placeholder, so this bound is never reached.
     for _ in 0..=2 * entries.len() + 64 {
         let mut unknown = Vec::new();
-        let mut record_unknown =
-            |ignored: serde_ignored::Path<'_>| unknown.push(ignored_path(&ignored));
-        let deserializer = serde_ignored::Deserializer::new(
-            ObjectDeserializer::new(entries.clone()),
-            &mut record_unknown,
-        );
+        let mut record_unknown = |ignored: serde_ignored::Path<'_>| unknown.push(ignored_path(&ignored));
+        let deserializer = serde_ignored::Deserializer::new(ObjectDeserializer::new(entries.clone()), &mut record_unknown);
         let error = match serde_path_to_error::deserialize::<_, T>(deserializer) {
             Ok(value) => {
                 report_unknown(collector, path, unknown, known);
@@ -140,9 +133,7 @@ pub(crate) fn invalid_type(value: &Value, expected: &str) -> String {
         Value::Array(_) => Unexpected::Seq,
         Value::Object(_) => Unexpected::Map,
     };
-    normalize_message(
-        &<serde_json::Error as de::Error>::invalid_type(unexpected, &expected).to_string(),
-    )
+    normalize_message(&<serde_json::Error as de::Error>::invalid_type(unexpected, &expected).to_string())
 }
 
 fn missing_field(message: &str) -> Option<&str> {
@@ -269,10 +260,7 @@ struct ObjectDeserializer {
 
 impl ObjectDeserializer {
     fn new(entries: IndexMap<String, Entry>) -> Self {
-        Self {
-            entries: entries.into_iter(),
-            pending: None,
-        }
+        Self { entries: entries.into_iter(), pending: None }
     }
 }
 
@@ -293,10 +281,7 @@ impl<'de> de::Deserializer<'de> for ObjectDeserializer {
 impl<'de> MapAccess<'de> for ObjectDeserializer {
     type Error = serde_json::Error;
 
-    fn next_key_seed<K: DeserializeSeed<'de>>(
-        &mut self,
-        seed: K,
-    ) -> Result<Option<K::Value>, Self::Error> {
+    fn next_key_seed<K: DeserializeSeed<'de>>(&mut self, seed: K) -> Result<Option<K::Value>, Self::Error> {
         let Some((key, entry)) = self.entries.next() else {
             return Ok(None);
         };
@@ -304,10 +289,7 @@ impl<'de> MapAccess<'de> for ObjectDeserializer {
         seed.deserialize(key.into_deserializer()).map(Some)
     }
 
-    fn next_value_seed<V: DeserializeSeed<'de>>(
-        &mut self,
-        seed: V,
-    ) -> Result<V::Value, Self::Error> {
+    fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value, Self::Error> {
         match self.pending.take() {
             Some(Entry::Value(value)) => seed.deserialize(value),
             Some(Entry::Placeholder) => seed.deserialize(Placeholder),
@@ -348,16 +330,11 @@ impl<'de> de::Deserializer<'de> for Placeholder {
     }
 
     fn deserialize_seq<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Self::Error> {
-        visitor.visit_seq(SeqDeserializer::<_, Self::Error>::new(
-            std::iter::empty::<()>(),
-        ))
+        visitor.visit_seq(SeqDeserializer::<_, Self::Error>::new(std::iter::empty::<()>()))
     }
 
     fn deserialize_map<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Self::Error> {
-        visitor.visit_map(MapDeserializer::<_, Self::Error>::new(std::iter::empty::<(
-            (),
-            (),
-        )>()))
+        visitor.visit_map(MapDeserializer::<_, Self::Error>::new(std::iter::empty::<((), ())>()))
     }
 
     fn deserialize_struct<V: Visitor<'de>>(
@@ -406,21 +383,11 @@ mod tests {
     }
 
     fn read(value: Value) -> (Option<Sample>, Vec<String>, Vec<String>) {
-        let Value::Object(object) = value else {
-            unreachable!()
-        };
+        let Value::Object(object) = value else { unreachable!() };
         let mut collector = Collector::default();
         let sample = read_object(object, &JsonPath::root().key("a"), &[], &mut collector);
-        let problems = collector
-            .problems
-            .iter()
-            .map(|(path, message)| format!("{path}: {message}"))
-            .collect();
-        let unknown = collector
-            .unknown_fields
-            .iter()
-            .map(|field| format!("{}: {}", field.path, field.message()))
-            .collect();
+        let problems = collector.problems.iter().map(|(path, message)| format!("{path}: {message}")).collect();
+        let unknown = collector.unknown_fields.iter().map(|field| format!("{}: {}", field.path, field.message())).collect();
         (sample, problems, unknown)
     }
 
@@ -448,10 +415,7 @@ mod tests {
         let (_, problems, _) = read(json!({ "toolName": 3, "args": [] }));
         assert_eq!(
             problems,
-            [
-                "a.toolName: invalid type: integer `3`, expected a string",
-                "a.args: invalid type: array, expected an object",
-            ]
+            ["a.toolName: invalid type: integer `3`, expected a string", "a.args: invalid type: array, expected an object",]
         );
     }
 
@@ -470,9 +434,7 @@ mod tests {
 
     #[test]
     fn a_wrong_required_enum_is_reported_once() {
-        let Value::Object(object) = json!({ "decision": "maybe" }) else {
-            unreachable!()
-        };
+        let Value::Object(object) = json!({ "decision": "maybe" }) else { unreachable!() };
         let mut collector = Collector::default();
         let read = read_object::<Decides>(object, &JsonPath::root(), &[], &mut collector);
         let problems: Vec<String> = collector.problems.iter().map(|(_, message)| message.clone()).collect();
@@ -497,9 +459,6 @@ mod tests {
         let value = json!({ "toolName": "Bash", "args": { "command": "ls" }, "count": 2 });
         let (sample, problems, unknown) = read(value.clone());
         assert!(problems.is_empty() && unknown.is_empty());
-        assert_eq!(
-            sample.unwrap(),
-            serde_json::from_value::<Sample>(value).unwrap()
-        );
+        assert_eq!(sample.unwrap(), serde_json::from_value::<Sample>(value).unwrap());
     }
 }

@@ -45,29 +45,23 @@ mod types;
 mod validate;
 
 pub use assertion::{
-    ApprovalPolicy, Assertion, CommandRegistered, CommandResultType, CommandRuns, ExpectedDecision,
-    ModLoads, PermissionDecides, PermissionPhase, StringOrList, ToolEndRewritesResult,
-    ToolRegistered, ToolRunReturns, ToolStartBlocks, ToolStartPreservesArgs, ToolStartRewritesArgs,
-    ToolStatus, TurnEndContinues, TurnStartCancels, TurnStartInjectsMessage, RunsCommand, WritesFile,
+    ApprovalPolicy, Assertion, CommandRegistered, CommandResultType, CommandRuns, ExpectedDecision, ModLoads, PermissionDecides,
+    PermissionPhase, RunsCommand, StringOrList, ToolEndRewritesResult, ToolRegistered, ToolRunReturns, ToolStartBlocks,
+    ToolStartPreservesArgs, ToolStartRewritesArgs, ToolStatus, TurnEndContinues, TurnStartCancels, TurnStartInjectsMessage, WritesFile,
 };
-pub use lifecycle::{
-    CapabilityProfile, DEFAULT_CONVERSATIONS, DEFAULT_CYCLES, DEFAULT_SETTLE_MS, Deterministic, DisposesCleanly,
-    EVENT_NAMES, IsolatedConversations, LifecycleStep, ReloadIdempotent, RunsUnderProfile, Variation,
-};
-pub use env::{
-    AskResolution, DEFAULT_ENV, Env, EnvError, EnvPermissions, EnvTool, EnvToolKind, LoadedEnv, Profile,
-    load_env, parse_env,
-};
+pub use env::{AskResolution, DEFAULT_ENV, Env, EnvError, EnvPermissions, EnvTool, EnvToolKind, LoadedEnv, Profile, load_env, parse_env};
 pub use env_lookup::{attach_envs, default_env, env_search_dirs};
 pub use error::{SpecError, SpecProblem, SpecWarning};
-pub use load::{LoadedSpec, load_spec, parse_spec};
-pub use resolve::{
-    DEFAULT_MAX_TURNS, DEFAULT_TIMEOUT_MS, ResolvedScenario, resolve_scenarios, slugify, spec_slug,
+pub use lifecycle::{
+    CapabilityProfile, DEFAULT_CONVERSATIONS, DEFAULT_CYCLES, DEFAULT_SETTLE_MS, Deterministic, DisposesCleanly, EVENT_NAMES,
+    IsolatedConversations, LifecycleStep, ReloadIdempotent, RunsUnderProfile, Variation,
 };
+pub use load::{LoadedSpec, load_spec, parse_spec};
+pub use resolve::{DEFAULT_MAX_TURNS, DEFAULT_TIMEOUT_MS, ResolvedScenario, resolve_scenarios, slugify, spec_slug};
 pub use schema::{json_schema, json_schema_text};
 pub use script::{
-    AssistantStep, CloseReason, CompactStep, CompactTrigger, ConversationCloseStep, ConversationOpenStep,
-    LlmStep, OpenReason, ScriptStep, ToolStep, UserStep,
+    AssistantStep, CloseReason, CompactStep, CompactTrigger, ConversationCloseStep, ConversationOpenStep, LlmStep, OpenReason, ScriptStep,
+    ToolStep, UserStep,
 };
 pub use types::{Evaluation, Example, ModLearningSpec, OutputFormat, ScenarioSpec};
 pub use validate::{Validation, validate_spec};

@@ -217,9 +217,7 @@ impl Findings {
             }
             Assertion::RunsUnderProfile(a) => {
                 self.check_steps(&a.steps, path);
-                for (field, names) in
-                    [("expectTools", &a.expect_tools), ("expectCommands", &a.expect_commands)]
-                {
+                for (field, names) in [("expectTools", &a.expect_tools), ("expectCommands", &a.expect_commands)] {
                     for (index, name) in names.iter().flatten().enumerate() {
                         if name.trim().is_empty() {
                             self.lifecycle_problem(path.key(field).index(index), "must not be empty");
@@ -269,10 +267,7 @@ impl Findings {
 
     fn check_event_name(&mut self, name: &str, path: JsonPath) {
         if !EVENT_NAMES.contains(&name) {
-            self.lifecycle_problem(
-                path,
-                format!("`{name}` is not a mod event (expected one of {})", EVENT_NAMES.join(", ")),
-            );
+            self.lifecycle_problem(path, format!("`{name}` is not a mod event (expected one of {})", EVENT_NAMES.join(", ")));
         }
     }
 
@@ -290,10 +285,7 @@ impl Findings {
             .collect();
             match kinds.as_slice() {
                 [] => {
-                    self.lifecycle_problem(
-                        path.clone(),
-                        "needs one of `emit`, `runTool`, `runCommand`, `checkPermissions`",
-                    );
+                    self.lifecycle_problem(path.clone(), "needs one of `emit`, `runTool`, `runCommand`, `checkPermissions`");
                     continue;
                 }
                 [_] => {}

@@ -36,12 +36,7 @@ pub fn load_spec(path: &Path) -> Result<LoadedSpec, SpecError> {
         Ok(source) => parse_spec(&source, path),
         Err(error) => Err(SpecError {
             path: path.to_owned(),
-            problems: vec![SpecProblem {
-                path: None,
-                line: None,
-                column: None,
-                message: format!("failed to read file: {error}"),
-            }],
+            problems: vec![SpecProblem { path: None, line: None, column: None, message: format!("failed to read file: {error}") }],
             warnings: Vec::new(),
         }),
     }
@@ -72,11 +67,7 @@ pub(crate) fn read_bounded(path: &Path) -> std::io::Result<String> {
 
 /// Parses and validates spec text; `path` only names the source in errors and in the result.
 pub fn parse_spec(source: &str, path: &Path) -> Result<LoadedSpec, SpecError> {
-    let fail = |problems| SpecError {
-        path: path.to_owned(),
-        problems,
-        warnings: Vec::new(),
-    };
+    let fail = |problems| SpecError { path: path.to_owned(), problems, warnings: Vec::new() };
     if source.trim().is_empty() {
         return Err(fail(vec![whole_file_problem("file is empty", None)]));
     }
@@ -97,9 +88,7 @@ pub fn parse_spec(source: &str, path: &Path) -> Result<LoadedSpec, SpecError> {
         // A semantic finding about a value that failed to parse would only repeat that failure
         // (the value is a placeholder), so those are left out.
         let unparsed: Vec<JsonPath> = problems.iter().map(|(path, _)| path.clone()).collect();
-        let independent = |(path, _): &(JsonPath, String)| {
-            !unparsed.iter().any(|unparsed| unparsed.is_related(path))
-        };
+        let independent = |(path, _): &(JsonPath, String)| !unparsed.iter().any(|unparsed| unparsed.is_related(path));
         let findings = validate::check(spec);
         problems.extend(findings.problems.into_iter().filter(independent));
         warnings.extend(findings.warnings.into_iter().filter(independent));
@@ -110,24 +99,14 @@ pub fn parse_spec(source: &str, path: &Path) -> Result<LoadedSpec, SpecError> {
         .into_iter()
         .map(|(path, message)| {
             let (line, column) = split(source_map.locate(&path));
-            SpecProblem {
-                path: path.rendered(),
-                line,
-                column,
-                message,
-            }
+            SpecProblem { path: path.rendered(), line, column, message }
         })
         .collect();
     let mut warnings: Vec<SpecWarning> = warnings
         .into_iter()
         .map(|(path, message)| {
             let (line, column) = split(source_map.locate(&path));
-            SpecWarning {
-                path: path.rendered().unwrap_or_else(|| ".".to_owned()),
-                line,
-                column,
-                message,
-            }
+            SpecWarning { path: path.rendered().unwrap_or_else(|| ".".to_owned()), line, column, message }
         })
         .collect();
     // Stable sorts: findings at one position keep the order they were found in.
@@ -135,17 +114,8 @@ pub fn parse_spec(source: &str, path: &Path) -> Result<LoadedSpec, SpecError> {
     warnings.sort_by_key(|warning| source_order(warning.line, warning.column));
 
     match spec {
-        Some(spec) if problems.is_empty() => Ok(LoadedSpec {
-            path: path.to_owned(),
-            spec,
-            raw,
-            warnings,
-        }),
-        _ => Err(SpecError {
-            path: path.to_owned(),
-            problems,
-            warnings,
-        }),
+        Some(spec) if problems.is_empty() => Ok(LoadedSpec { path: path.to_owned(), spec, raw, warnings }),
+        _ => Err(SpecError { path: path.to_owned(), problems, warnings }),
     }
 }
 
@@ -162,19 +132,11 @@ pub(crate) fn parse_json(source: &str) -> Result<Value, (String, (usize, usize))
 
 fn whole_file_problem(message: &str, position: Option<(usize, usize)>) -> SpecProblem {
     let (line, column) = split(position);
-    SpecProblem {
-        path: None,
-        line,
-        column,
-        message: message.to_owned(),
-    }
+    SpecProblem { path: None, line, column, message: message.to_owned() }
 }
 
 fn split(position: Option<(usize, usize)>) -> (Option<usize>, Option<usize>) {
-    (
-        position.map(|(line, _)| line),
-        position.map(|(_, column)| column),
-    )
+    (position.map(|(line, _)| line), position.map(|(_, column)| column))
 }
 
 fn source_order(line: Option<usize>, column: Option<usize>) -> (usize, usize) {
@@ -186,16 +148,10 @@ fn read_spec(value: Value, collector: &mut Collector) -> Option<ModLearningSpec>
     let mut object = expect_object(value, &root, collector)?;
     let examples = object.shift_remove("examples");
     let evaluation = object.shift_remove("evaluation");
-    let spec: Option<ModLearningSpec> =
-        read_object(object, &root, &["examples", "evaluation"], collector);
-    let examples = read_each(
-        examples,
-        &root.key("examples"),
-        collector,
-        |value, path, collector| {
-            read_struct::<Example>(value, path, &[], collector).unwrap_or_default()
-        },
-    );
+    let spec: Option<ModLearningSpec> = read_object(object, &root, &["examples", "evaluation"], collector);
+    let examples = read_each(examples, &root.key("examples"), collector, |value, path, collector| {
+        read_struct::<Example>(value, path, &[], collector).unwrap_or_default()
+    });
     let evaluation_path = root.key("evaluation");
     let evaluation = match evaluation {
         Some(value) => read_evaluation(value, &evaluation_path, collector),
@@ -217,18 +173,10 @@ fn read_evaluation(value: Value, path: &JsonPath, collector: &mut Collector) -> 
     let assertions = object.shift_remove("assertions");
     let scenarios = object.shift_remove("scenarios");
     let script = object.shift_remove("script");
-    let evaluation: Option<Evaluation> =
-        read_object(object, path, &["assertions", "scenarios", "script"], collector);
+    let evaluation: Option<Evaluation> = read_object(object, path, &["assertions", "scenarios", "script"], collector);
     let assertions = read_assertions(assertions, &path.key("assertions"), collector);
     let script = read_script(script, &path.key("script"), collector);
-    let scenarios = scenarios.map(|scenarios| {
-        read_each(
-            Some(scenarios),
-            &path.key("scenarios"),
-            collector,
-            read_scenario,
-        )
-    });
+    let scenarios = scenarios.map(|scenarios| read_each(Some(scenarios), &path.key("scenarios"), collector, read_scenario));
     let mut evaluation = evaluation.unwrap_or_default();
     evaluation.assertions = assertions;
     evaluation.scenarios = scenarios;
@@ -242,8 +190,7 @@ fn read_scenario(value: Value, path: &JsonPath, collector: &mut Collector) -> Sc
     };
     let assertions = object.shift_remove("assertions");
     let script = object.shift_remove("script");
-    let scenario: Option<ScenarioSpec> =
-        read_object(object, path, &["assertions", "script"], collector);
+    let scenario: Option<ScenarioSpec> = read_object(object, path, &["assertions", "script"], collector);
     let assertions = read_assertions(assertions, &path.key("assertions"), collector);
     let script = read_script(script, &path.key("script"), collector);
     let mut scenario = scenario.unwrap_or_default();
@@ -252,26 +199,17 @@ fn read_scenario(value: Value, path: &JsonPath, collector: &mut Collector) -> Sc
     scenario
 }
 
-fn read_assertions(
-    value: Option<Value>,
-    path: &JsonPath,
-    collector: &mut Collector,
-) -> Vec<Assertion> {
+fn read_assertions(value: Option<Value>, path: &JsonPath, collector: &mut Collector) -> Vec<Assertion> {
     read_each(value, path, collector, |value, path, collector| {
         read_assertion(value, path, collector).unwrap_or(Assertion::ModLoads(ModLoads::default()))
     })
 }
 
-fn read_script(
-    value: Option<Value>,
-    path: &JsonPath,
-    collector: &mut Collector,
-) -> Option<Vec<ScriptStep>> {
+fn read_script(value: Option<Value>, path: &JsonPath, collector: &mut Collector) -> Option<Vec<ScriptStep>> {
     let value = value?;
     Some(read_each(Some(value), path, collector, |value, path, collector| {
         // A placeholder keeps later steps at their index; checks about it are dropped.
-        read_step(value, path, collector)
-            .unwrap_or_else(|| ScriptStep::Assistant(Default::default()))
+        read_step(value, path, collector).unwrap_or_else(|| ScriptStep::Assistant(Default::default()))
     }))
 }
 
@@ -283,17 +221,11 @@ fn read_step(value: Value, path: &JsonPath, collector: &mut Collector) -> Option
         [kind] => *kind,
         [] => {
             let expected: Vec<String> = ScriptStep::KINDS.iter().map(|kind| format!("`{kind}`")).collect();
-            collector.problem(
-                path.clone(),
-                format!("a step needs one of {}", expected.join(", ")),
-            );
+            collector.problem(path.clone(), format!("a step needs one of {}", expected.join(", ")));
             return None;
         }
         [first, second, ..] => {
-            collector.problem(
-                path.key(*second),
-                format!("a step has exactly one kind, and this one already has `{first}`"),
-            );
+            collector.problem(path.key(*second), format!("a step has exactly one kind, and this one already has `{first}`"));
             return None;
         }
     };
@@ -324,18 +256,11 @@ fn read_assertion(value: Value, path: &JsonPath, collector: &mut Collector) -> O
             return None;
         }
     };
-    let reader = LenientPayload {
-        object,
-        path,
-        collector,
-    };
+    let reader = LenientPayload { object, path, collector };
     match Assertion::read_payload(&tag, reader) {
         Some(assertion) => assertion,
         None => {
-            let error = <serde_json::Error as serde::de::Error>::unknown_variant(
-                &tag,
-                Assertion::TYPE_NAMES,
-            );
+            let error = <serde_json::Error as serde::de::Error>::unknown_variant(&tag, Assertion::TYPE_NAMES);
             collector.problem(tag_path, error.to_string());
             None
         }
@@ -354,12 +279,7 @@ impl PayloadReader for LenientPayload<'_> {
     }
 }
 
-fn read_struct<T: DeserializeOwned>(
-    value: Value,
-    path: &JsonPath,
-    nested: &[&str],
-    collector: &mut Collector,
-) -> Option<T> {
+fn read_struct<T: DeserializeOwned>(value: Value, path: &JsonPath, nested: &[&str], collector: &mut Collector) -> Option<T> {
     let object = expect_object(value, path, collector)?;
     read_object(object, path, nested, collector)
 }
@@ -374,11 +294,7 @@ fn read_each<T>(
 ) -> Vec<T> {
     match value {
         None => Vec::new(),
-        Some(Value::Array(items)) => items
-            .into_iter()
-            .enumerate()
-            .map(|(index, item)| read(item, &path.index(index), collector))
-            .collect(),
+        Some(Value::Array(items)) => items.into_iter().enumerate().map(|(index, item)| read(item, &path.index(index), collector)).collect(),
         Some(other) => {
             collector.problem(path.clone(), invalid_type(&other, "an array"));
             Vec::new()
@@ -386,11 +302,7 @@ fn read_each<T>(
     }
 }
 
-fn expect_object(
-    value: Value,
-    path: &JsonPath,
-    collector: &mut Collector,
-) -> Option<Map<String, Value>> {
+fn expect_object(value: Value, path: &JsonPath, collector: &mut Collector) -> Option<Map<String, Value>> {
     match value {
         Value::Object(object) => Some(object),
         other => {

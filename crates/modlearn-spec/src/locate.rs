@@ -16,17 +16,9 @@ impl<'a> SourceMap<'a> {
     /// Indexes `source`, which `serde_json` has already parsed; a scan that goes wrong anyway only
     /// loses positions.
     pub(crate) fn new(source: &'a str) -> Self {
-        let mut scanner = Scanner {
-            source,
-            bytes: source.as_bytes(),
-            position: 0,
-            offsets: HashMap::new(),
-        };
+        let mut scanner = Scanner { source, bytes: source.as_bytes(), position: 0, offsets: HashMap::new() };
         let _ = scanner.value(JsonPath::root(), true);
-        Self {
-            source,
-            offsets: scanner.offsets,
-        }
+        Self { source, offsets: scanner.offsets }
     }
 
     /// Line and column (both 1-based, columns in characters) of `path`'s key or value; a path that
@@ -78,10 +70,7 @@ impl Scanner<'_> {
             b'[' => self.array(path),
             b'"' => self.string().map(drop),
             _ => {
-                while !matches!(
-                    self.peek(),
-                    None | Some(b',' | b']' | b'}' | b' ' | b'\t' | b'\n' | b'\r')
-                ) {
+                while !matches!(self.peek(), None | Some(b',' | b']' | b'}' | b' ' | b'\t' | b'\n' | b'\r')) {
                     self.position += 1;
                 }
                 Some(())
@@ -165,10 +154,7 @@ mod tests {
         assert_eq!(map.locate(&a.index(0)), Some((2, 9)));
         assert_eq!(map.locate(&a.index(1).key("b")), Some((2, 13)));
         assert_eq!(map.locate(&a.index(1).key("missing")), Some((2, 12)));
-        assert_eq!(
-            map.locate(&JsonPath::root().key("é\"").key("c")),
-            Some((3, 11))
-        );
+        assert_eq!(map.locate(&JsonPath::root().key("é\"").key("c")), Some((3, 11)));
         assert_eq!(map.locate(&JsonPath::root()), Some((1, 1)));
     }
 }

@@ -96,9 +96,7 @@ impl fmt::Display for JsonPath {
 
 fn is_identifier(key: &str) -> bool {
     let mut chars = key.chars();
-    chars
-        .next()
-        .is_some_and(|first| first.is_ascii_alphabetic() || first == '_' || first == '$')
+    chars.next().is_some_and(|first| first.is_ascii_alphabetic() || first == '_' || first == '$')
         && chars.all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '$')
 }
 
@@ -108,16 +106,8 @@ mod tests {
 
     #[test]
     fn renders_keys_indexes_and_odd_keys() {
-        let path = JsonPath::root()
-            .key("evaluation")
-            .key("scenarios")
-            .index(2)
-            .key("memoryFiles")
-            .key("../x");
-        assert_eq!(
-            path.to_string(),
-            r#"evaluation.scenarios[2].memoryFiles["../x"]"#
-        );
+        let path = JsonPath::root().key("evaluation").key("scenarios").index(2).key("memoryFiles").key("../x");
+        assert_eq!(path.to_string(), r#"evaluation.scenarios[2].memoryFiles["../x"]"#);
         assert_eq!(JsonPath::root().index(0).key("a").to_string(), "[0].a");
         assert_eq!(JsonPath::root().rendered(), None);
     }

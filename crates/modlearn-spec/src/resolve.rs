@@ -76,9 +76,7 @@ impl ResolvedScenario {
         if self.script.is_some() {
             return None;
         }
-        self.prompt
-            .as_deref()
-            .filter(|prompt| !prompt.trim().is_empty())
+        self.prompt.as_deref().filter(|prompt| !prompt.trim().is_empty())
     }
 
     /// The environment this scenario runs in: the one it names, `coding-agent` for a script,
@@ -134,40 +132,16 @@ pub fn resolve_scenarios(spec: &ModLearningSpec) -> Vec<ResolvedScenario> {
                 index,
                 dir_name: dir_name(index, &name),
                 name,
-                prompt: scenario
-                    .prompt
-                    .clone()
-                    .or_else(|| evaluation.prompt.clone()),
-                output_format: scenario
-                    .output_format
-                    .or(evaluation.output_format)
-                    .unwrap_or_default(),
-                timeout_ms: scenario
-                    .timeout_ms
-                    .or(evaluation.timeout_ms)
-                    .unwrap_or(DEFAULT_TIMEOUT_MS),
-                max_turns: scenario
-                    .max_turns
-                    .or(evaluation.max_turns)
-                    .unwrap_or(DEFAULT_MAX_TURNS),
+                prompt: scenario.prompt.clone().or_else(|| evaluation.prompt.clone()),
+                output_format: scenario.output_format.or(evaluation.output_format).unwrap_or_default(),
+                timeout_ms: scenario.timeout_ms.or(evaluation.timeout_ms).unwrap_or(DEFAULT_TIMEOUT_MS),
+                max_turns: scenario.max_turns.or(evaluation.max_turns).unwrap_or(DEFAULT_MAX_TURNS),
                 memory_files,
                 assertions: concat(&evaluation.assertions, &scenario.assertions),
-                required_result_markers: concat(
-                    &evaluation.required_result_markers,
-                    &scenario.required_result_markers,
-                ),
-                required_trace_markers: concat(
-                    &evaluation.required_trace_markers,
-                    &scenario.required_trace_markers,
-                ),
-                forbidden_result_markers: concat(
-                    &evaluation.forbidden_result_markers,
-                    &scenario.forbidden_result_markers,
-                ),
-                forbidden_trace_markers: concat(
-                    &evaluation.forbidden_trace_markers,
-                    &scenario.forbidden_trace_markers,
-                ),
+                required_result_markers: concat(&evaluation.required_result_markers, &scenario.required_result_markers),
+                required_trace_markers: concat(&evaluation.required_trace_markers, &scenario.required_trace_markers),
+                forbidden_result_markers: concat(&evaluation.forbidden_result_markers, &scenario.forbidden_result_markers),
+                forbidden_trace_markers: concat(&evaluation.forbidden_trace_markers, &scenario.forbidden_trace_markers),
                 hidden: scenario.hidden,
                 script: scenario.script.clone().or_else(|| evaluation.script.clone()),
                 env: scenario.env.clone().or_else(|| evaluation.env.clone()),
@@ -197,11 +171,7 @@ pub fn slugify(value: &str) -> String {
         }
     }
     let slug = slug.trim_end_matches('-');
-    if slug.is_empty() {
-        "mod-learning-run".to_owned()
-    } else {
-        slug.to_owned()
-    }
+    if slug.is_empty() { "mod-learning-run".to_owned() } else { slug.to_owned() }
 }
 
 /// The spec's identifier for run directories and the default candidate file name:

@@ -11,8 +11,7 @@ pub fn json_schema() -> serde_json::Value {
 /// [`json_schema`] pretty-printed with a trailing newline, as committed in
 /// `specs/modlearn.schema.json`.
 pub fn json_schema_text() -> String {
-    let mut text =
-        serde_json::to_string_pretty(&json_schema()).expect("a JSON value always serializes");
+    let mut text = serde_json::to_string_pretty(&json_schema()).expect("a JSON value always serializes");
     text.push('\n');
     text
 }

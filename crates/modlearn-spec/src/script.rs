@@ -30,8 +30,7 @@ pub enum ScriptStep {
 
 impl ScriptStep {
     /// The key that names each kind of step, in the order they are documented.
-    pub const KINDS: &'static [&'static str] =
-        &["user", "assistant", "tool", "conversationOpen", "conversationClose", "compact", "llm"];
+    pub const KINDS: &'static [&'static str] = &["user", "assistant", "tool", "conversationOpen", "conversationClose", "compact", "llm"];
 
     /// The kind key of this step.
     pub fn kind(&self) -> &'static str {

@@ -3,9 +3,7 @@
 
 use std::path::Path;
 
-use crate::assertion::{
-    ApprovalPolicy, Assertion, CommandResultType, StringOrList, ToolRunReturns,
-};
+use crate::assertion::{ApprovalPolicy, Assertion, CommandResultType, StringOrList, ToolRunReturns};
 use crate::error::{SpecProblem, SpecWarning};
 use crate::path::JsonPath;
 use crate::resolve::resolve_scenarios;
@@ -31,12 +29,7 @@ pub fn validate_spec(spec: &ModLearningSpec) -> Validation {
         problems: findings
             .problems
             .into_iter()
-            .map(|(path, message)| SpecProblem {
-                path: path.rendered(),
-                line: None,
-                column: None,
-                message,
-            })
+            .map(|(path, message)| SpecProblem { path: path.rendered(), line: None, column: None, message })
             .collect(),
         warnings: findings
             .warnings
@@ -65,10 +58,7 @@ pub(crate) fn check(spec: &ModLearningSpec) -> Findings {
     if let Some(slug) = &spec.slug {
         findings.non_blank(slug, root.key("slug"));
         if !slug.trim().is_empty() && !is_kebab_case(slug) {
-            findings.warn(
-                root.key("slug"),
-                format!("`{slug}` is not kebab-case (lowercase letters and digits joined by single hyphens)"),
-            );
+            findings.warn(root.key("slug"), format!("`{slug}` is not kebab-case (lowercase letters and digits joined by single hyphens)"));
         }
     }
     if let Some(target_mod_name) = &spec.target_mod_name {
@@ -82,10 +72,7 @@ pub(crate) fn check(spec: &ModLearningSpec) -> Findings {
         findings.non_blank(requirement, requirements.index(index));
     }
     for (index, example) in spec.examples.iter().enumerate() {
-        findings.non_blank(
-            &example.input,
-            root.key("examples").index(index).key("input"),
-        );
+        findings.non_blank(&example.input, root.key("examples").index(index).key("input"));
     }
 
     let evaluation = &spec.evaluation;
@@ -107,7 +94,8 @@ pub(crate) fn check(spec: &ModLearningSpec) -> Findings {
                 if let Some(name) = name
                     && let Some(first) = scenarios[..index].iter().position(|other| other.name.as_deref().map(str::trim) == Some(name))
                 {
-                    findings.problem(path.key("name"), format!("duplicate scenario name `{name}`: `evaluation.scenarios[{first}]` has it too"));
+                    findings
+                        .problem(path.key("name"), format!("duplicate scenario name `{name}`: `evaluation.scenarios[{first}]` has it too"));
                 }
                 // `covers` names requirements by their 1-based number, as proposers see them.
                 let count = spec.requirements.len();
@@ -118,8 +106,7 @@ pub(crate) fn check(spec: &ModLearningSpec) -> Findings {
                     }
                 }
                 let prompt = scenario.prompt.as_deref().or(evaluation.prompt.as_deref());
-                let has_assertions =
-                    !evaluation.assertions.is_empty() || !scenario.assertions.is_empty();
+                let has_assertions = !evaluation.assertions.is_empty() || !scenario.assertions.is_empty();
                 let has_script = scenario.script.is_some() || evaluation.script.is_some();
                 if !has_text(prompt) && !has_assertions && !has_script {
                     findings.problem(path, NEEDS_CHECKS);
@@ -127,41 +114,21 @@ pub(crate) fn check(spec: &ModLearningSpec) -> Findings {
             }
         }
         None => {
-            if !has_text(evaluation.prompt.as_deref())
-                && evaluation.assertions.is_empty()
-                && evaluation.script.is_none()
-            {
+            if !has_text(evaluation.prompt.as_deref()) && evaluation.assertions.is_empty() && evaluation.script.is_none() {
                 findings.problem(evaluation_path.clone(), NEEDS_CHECKS);
             }
             findings.warn(evaluation_path.clone(), FEW_SCENARIOS);
         }
     }
 
-    let configured = evaluation
-        .scenarios
-        .as_ref()
-        .is_some_and(|scenarios| !scenarios.is_empty());
+    let configured = evaluation.scenarios.as_ref().is_some_and(|scenarios| !scenarios.is_empty());
     for scenario in resolve_scenarios(spec) {
-        if scenario.prompt_to_run().is_some()
-            && scenario.required_result_markers.is_empty()
-            && scenario.required_trace_markers.is_empty()
-        {
-            let path = if configured {
-                evaluation_path.key("scenarios").index(scenario.index)
-            } else {
-                evaluation_path.clone()
-            };
-            findings.warn(
-                path,
-                "runs a prompt but requires no result or trace markers",
-            );
+        if scenario.prompt_to_run().is_some() && scenario.required_result_markers.is_empty() && scenario.required_trace_markers.is_empty() {
+            let path = if configured { evaluation_path.key("scenarios").index(scenario.index) } else { evaluation_path.clone() };
+            findings.warn(path, "runs a prompt but requires no result or trace markers");
         }
         if scenario.script.is_some() && scenario.max_score() == 0 {
-            let path = if configured {
-                evaluation_path.key("scenarios").index(scenario.index)
-            } else {
-                evaluation_path.clone()
-            };
+            let path = if configured { evaluation_path.key("scenarios").index(scenario.index) } else { evaluation_path.clone() };
             findings.warn(path, "runs a script but checks nothing: add markers or assertions");
         }
     }
@@ -211,10 +178,7 @@ impl Findings {
         }
         if let Some(script) = base.script {
             if base.prompt.is_some() {
-                self.problem(
-                    path.key("script"),
-                    "a scenario has a prompt or a script, not both: the script replaces the model",
-                );
+                self.problem(path.key("script"), "a scenario has a prompt or a script, not both: the script replaces the model");
             }
             script::check_script(self, script, &path.key("script"));
         }
@@ -276,17 +240,13 @@ impl Findings {
             }
             Assertion::ToolRegistered(assertion) => {
                 self.check_tool_name(&assertion.tool_name, path);
-                if let (Some(requires), Some(policy)) =
-                    (assertion.requires_approval, assertion.approval_policy)
+                if let (Some(requires), Some(policy)) = (assertion.requires_approval, assertion.approval_policy)
                     && requires != (policy != ApprovalPolicy::Auto)
                 {
                     // Letta derives requiresApproval from the policy: only `auto` runs unasked.
                     self.problem(
                         path.key("requiresApproval"),
-                        format!(
-                            "contradicts approvalPolicy `{}`: requiresApproval is true for every policy but `auto`",
-                            policy.as_str()
-                        ),
+                        format!("contradicts approvalPolicy `{}`: requiresApproval is true for every policy but `auto`", policy.as_str()),
                     );
                 }
             }
@@ -305,13 +265,8 @@ impl Findings {
             }
             Assertion::CommandRuns(assertion) => {
                 self.check_command_id(&assertion.command, path);
-                if assertion.result_type == Some(CommandResultType::Handled)
-                    && assertion.contains.is_some()
-                {
-                    self.problem(
-                        path.key("contains"),
-                        "a `handled` result has no text, so `contains` can never pass",
-                    );
+                if assertion.result_type == Some(CommandResultType::Handled) && assertion.contains.is_some() {
+                    self.problem(path.key("contains"), "a `handled` result has no text, so `contains` can never pass");
                 }
             }
             Assertion::WritesFile(assertion) => {
@@ -362,10 +317,7 @@ impl Findings {
             StringOrList::Many(items) => {
                 for (index, item) in items.iter().enumerate() {
                     if item.is_empty() {
-                        self.problem(
-                            field.index(index),
-                            "must not be empty: every text contains the empty string",
-                        );
+                        self.problem(field.index(index), "must not be empty: every text contains the empty string");
                     }
                 }
             }
@@ -376,30 +328,19 @@ impl Findings {
     fn check_equals_agrees(&mut self, equals: &str, assertion: &ToolRunReturns, path: &JsonPath) {
         let contains = assertion.contains.as_ref().map(StringOrList::items).unwrap_or_default();
         for item in contains.into_iter().filter(|item| !equals.contains(item)) {
-            self.problem(
-                path.key("contains"),
-                format!("`{item}` is not in `equals`, so the assertion can never pass"),
-            );
+            self.problem(path.key("contains"), format!("`{item}` is not in `equals`, so the assertion can never pass"));
         }
-        let not_contains =
-            assertion.not_contains.as_ref().map(StringOrList::items).unwrap_or_default();
+        let not_contains = assertion.not_contains.as_ref().map(StringOrList::items).unwrap_or_default();
         for item in not_contains.into_iter().filter(|item| !item.is_empty() && equals.contains(item)) {
-            self.problem(
-                path.key("notContains"),
-                format!("`{item}` is in `equals`, so the assertion can never pass"),
-            );
+            self.problem(path.key("notContains"), format!("`{item}` is in `equals`, so the assertion can never pass"));
         }
     }
 
     /// A name Letta would refuse to register can never be found.
     fn check_tool_name(&mut self, name: &str, path: &JsonPath) {
-        let valid = (1..=64).contains(&name.len())
-            && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-');
+        let valid = (1..=64).contains(&name.len()) && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-');
         if !valid {
-            self.problem(
-                path.key("toolName"),
-                format!("`{name}` is not a valid mod tool name (1-64 letters, digits, `_` or `-`)"),
-            );
+            self.problem(path.key("toolName"), format!("`{name}` is not a valid mod tool name (1-64 letters, digits, `_` or `-`)"));
         }
     }
 
@@ -409,11 +350,7 @@ impl Findings {
         let valid = bytes.next().is_some_and(|b| b.is_ascii_lowercase() || b.is_ascii_digit())
             && bytes.all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-');
         if !valid {
-            let why = if id.starts_with('/') {
-                "is written without the leading `/`"
-            } else {
-                "must match /^[a-z0-9][a-z0-9-]*$/"
-            };
+            let why = if id.starts_with('/') { "is written without the leading `/`" } else { "must match /^[a-z0-9][a-z0-9-]*$/" };
             self.problem(path.key("command"), format!("`{id}`: a command id {why}"));
         }
     }
@@ -423,15 +360,8 @@ impl Findings {
             self.problem(path, "must not be empty");
         } else if name.contains('\0') {
             self.problem(path, "must not contain a NUL character");
-        } else if name.contains(['/', '\\'])
-            || name == "."
-            || name == ".."
-            || Path::new(name).is_absolute()
-        {
-            self.problem(
-                path,
-                format!("must be a plain file name, not a path like `{name}`"),
-            );
+        } else if name.contains(['/', '\\']) || name == "." || name == ".." || Path::new(name).is_absolute() {
+            self.problem(path, format!("must be a plain file name, not a path like `{name}`"));
         }
     }
 }
@@ -443,15 +373,11 @@ fn memory_file_problem(key: &str) -> Option<&'static str> {
         Some("file path must not be empty")
     } else if key.contains('\0') {
         Some("must not contain a NUL character")
-    } else if key.starts_with(['/', '\\']) || has_drive_prefix(key) || Path::new(key).is_absolute()
-    {
+    } else if key.starts_with(['/', '\\']) || has_drive_prefix(key) || Path::new(key).is_absolute() {
         Some("must be a relative path, not an absolute one")
     } else if components.contains(&"..") {
         Some("must not contain a `..` component")
-    } else if components
-        .iter()
-        .all(|component| component.is_empty() || *component == ".")
-    {
+    } else if components.iter().all(|component| component.is_empty() || *component == ".") {
         Some("must name a file")
     } else {
         None
@@ -469,12 +395,7 @@ fn has_text(value: Option<&str>) -> bool {
 
 /// Letta Code's `^[a-z0-9]+(?:-[a-z0-9]+)*$`.
 fn is_kebab_case(value: &str) -> bool {
-    value.split('-').all(|part| {
-        !part.is_empty()
-            && part
-                .bytes()
-                .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit())
-    })
+    value.split('-').all(|part| !part.is_empty() && part.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit()))
 }
 
 #[cfg(test)]

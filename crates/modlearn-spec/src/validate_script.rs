@@ -26,23 +26,16 @@ pub(super) fn check_script(findings: &mut Findings, script: &[ScriptStep], path:
             }
             ScriptStep::Tool(step) => {
                 let name = &step.tool;
-                let valid = (1..=64).contains(&name.len())
-                    && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-');
+                let valid = (1..=64).contains(&name.len()) && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-');
                 if !valid {
-                    findings.problem(
-                        step_path.key("tool"),
-                        format!("`{name}` is not a tool name (1-64 letters, digits, `_` or `-`)"),
-                    );
+                    findings.problem(step_path.key("tool"), format!("`{name}` is not a tool name (1-64 letters, digits, `_` or `-`)"));
                 }
                 if let Some(id) = &step.tool_call_id {
                     findings.non_blank(id, step_path.key("toolCallId"));
                 }
             }
             ScriptStep::Llm(step) => findings.non_blank(&step.llm, step_path.key("llm")),
-            ScriptStep::Assistant(_)
-            | ScriptStep::ConversationOpen(_)
-            | ScriptStep::ConversationClose(_)
-            | ScriptStep::Compact(_) => {}
+            ScriptStep::Assistant(_) | ScriptStep::ConversationOpen(_) | ScriptStep::ConversationClose(_) | ScriptStep::Compact(_) => {}
         }
     }
 }
@@ -53,9 +46,7 @@ pub(super) fn check_env_name(findings: &mut Findings, name: &str, path: &JsonPat
     let valid = bytes.next().is_some_and(|b| b.is_ascii_alphanumeric())
         && bytes.all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.'));
     if !valid {
-        findings.problem(
-            path.clone(),
-            format!("`{name}` is not an environment name (a folder under envs/: letters, digits, `-`, `_`, `.`)"),
-        );
+        findings
+            .problem(path.clone(), format!("`{name}` is not an environment name (a folder under envs/: letters, digits, `-`, `_`, `.`)"));
     }
 }

@@ -155,7 +155,14 @@ pub(crate) fn check_tool_protocol(api: Api, body: &Value) -> Result<(), String> 
     let role = |message: &Value| message.get("role").and_then(Value::as_str).unwrap_or_default().to_owned();
     let calls_of = |message: &Value| -> Vec<String> {
         match api {
-            Api::Openai => message.get("tool_calls").and_then(Value::as_array).into_iter().flatten().filter_map(|call| call.get("id").and_then(Value::as_str)).map(str::to_owned).collect(),
+            Api::Openai => message
+                .get("tool_calls")
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+                .filter_map(|call| call.get("id").and_then(Value::as_str))
+                .map(str::to_owned)
+                .collect(),
             Api::Anthropic => message
                 .get("content")
                 .and_then(Value::as_array)
@@ -193,7 +200,8 @@ pub(crate) fn check_tool_protocol(api: Api, body: &Value) -> Result<(), String> 
             Api::Anthropic => {
                 let next = messages.get(index).filter(|next| role(next) == "user");
                 index += usize::from(next.is_some());
-                next.map(|next| tool_results(std::slice::from_ref(next)).into_iter().map(|result| result.call_id).collect()).unwrap_or_default()
+                next.map(|next| tool_results(std::slice::from_ref(next)).into_iter().map(|result| result.call_id).collect())
+                    .unwrap_or_default()
             }
         };
         for call in &calls {

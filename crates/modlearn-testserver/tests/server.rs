@@ -112,7 +112,9 @@ async fn tool_call_replies_and_the_tool_protocol_on_both_apis() {
     let assistant = body["choices"][0]["message"].clone();
 
     // An unanswered call is refused, as the real API does.
-    let (status, _, body) = post(&openai, json!({"model": "m", "messages": [{"role": "user", "content": "go"}, assistant, {"role": "user", "content": "?"}]})).await;
+    let (status, _, body) =
+        post(&openai, json!({"model": "m", "messages": [{"role": "user", "content": "go"}, assistant, {"role": "user", "content": "?"}]}))
+            .await;
     assert_eq!(status, 400, "{body}");
     assert!(body.contains("tool call `call_1_1` has no tool result right after it"), "{body}");
 
@@ -124,7 +126,10 @@ async fn tool_call_replies_and_the_tool_protocol_on_both_apis() {
     let last = server.requests().pop().unwrap();
     assert_eq!(last.turn(), 2);
     assert_eq!(last.tool_names(), ["list"]);
-    assert_eq!(last.last_tool_results(), [modlearn_testserver::ToolResult { call_id: "call_1_1".into(), content: "a.txt".into(), is_error: false }]);
+    assert_eq!(
+        last.last_tool_results(),
+        [modlearn_testserver::ToolResult { call_id: "call_1_1".into(), content: "a.txt".into(), is_error: false }]
+    );
 
     // Anthropic: tool_use blocks out, tool_result blocks back in the next user message.
     let anthropic = format!("{}/v1/messages", server.base_url_anthropic());
@@ -132,7 +137,8 @@ async fn tool_call_replies_and_the_tool_protocol_on_both_apis() {
     let body: Value = serde_json::from_str(&body).unwrap();
     assert_eq!(body["stop_reason"], "tool_use");
     assert_eq!(body["content"][1], json!({"type": "tool_use", "id": "call_1_1", "name": "list", "input": {"path": "."}}));
-    let stray = json!({"model": "m", "messages": [{"role": "user", "content": [{"type": "tool_result", "tool_use_id": "x", "content": "?"}]}]});
+    let stray =
+        json!({"model": "m", "messages": [{"role": "user", "content": [{"type": "tool_result", "tool_use_id": "x", "content": "?"}]}]});
     assert_eq!(post(&anthropic, stray).await.0, 400);
     let answered = json!({"model": "m", "messages": [
         {"role": "user", "content": "go"}, {"role": "assistant", "content": body["content"]},

@@ -18,16 +18,13 @@ mod verdict;
 mod world;
 
 pub use diagnostic::{Capability, Diagnostic, Fault, ModOwner, Severity};
-pub use invocation::{
-    CommandInvocation, CommandRun, PermissionCheck, PermissionConsultation, PermissionDecision, ToolRun,
-};
+pub use invocation::{CommandInvocation, CommandRun, PermissionCheck, PermissionConsultation, PermissionDecision, ToolRun};
 pub use lifecycle::{
-    CheckedDispose, ConversationPlan, ConversationRun, ConversationsReport, DisposeReport, GlobalState, Leftovers,
-    PendingPromise, PendingTimer, ProfileCapabilities, ProfileReport, Registrations, ReloadCycle, RepeatReport,
-    SignalState, Settled,
+    CheckedDispose, ConversationPlan, ConversationRun, ConversationsReport, DisposeReport, GlobalState, Leftovers, PendingPromise,
+    PendingTimer, ProfileCapabilities, ProfileReport, Registrations, ReloadCycle, RepeatReport, Settled, SignalState,
 };
 pub use probe::{Compared, LiveCompare, Observation, Probe};
-pub use registry::{ConsoleLine, Emission, RegistrySnapshot, RegisteredCommand, RegisteredTool};
+pub use registry::{ConsoleLine, Emission, RegisteredCommand, RegisteredTool, RegistrySnapshot};
+pub use report::{Attempt, EvalUsage, Learning, Proposal, RunReport, Selected, SpecSummary, UsageTotals};
 pub use verdict::{CandidateVerdict, CheckResult, ScenarioVerdict};
 pub use world::{CommandEffect, Effect, EnvRead, FileEffect, FileWritten, NetworkAttempt, WorldState, WorldSummary, WrittenFile};
-pub use report::{Attempt, EvalUsage, Learning, Proposal, RunReport, Selected, SpecSummary, UsageTotals};

@@ -1,8 +1,8 @@
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::{CommandRun, Emission, PermissionCheck, RegistrySnapshot, ToolRun};
 use crate::lifecycle::{ConversationPlan, ConversationsReport, DisposeReport, ProfileReport, ReloadCycle, RepeatReport};
+use crate::{CommandRun, Emission, PermissionCheck, RegistrySnapshot, ToolRun};
 
 /// Something to do to a loaded candidate so that an assertion can be
 /// judged: the judge asks for probes, the exercise stage runs them in a
@@ -96,11 +96,7 @@ impl Probe {
     pub fn is_lifecycle(&self) -> bool {
         matches!(
             self,
-            Probe::Dispose { .. }
-                | Probe::Reload { .. }
-                | Probe::UnderProfile { .. }
-                | Probe::Repeat { .. }
-                | Probe::Conversations { .. }
+            Probe::Dispose { .. } | Probe::Reload { .. } | Probe::UnderProfile { .. } | Probe::Repeat { .. } | Probe::Conversations { .. }
         )
     }
 }

@@ -106,4 +106,3 @@ impl CandidateVerdict {
         self.passed && self.max_score > 0 && self.score >= self.max_score
     }
 }
-

@@ -30,8 +30,7 @@ pub fn run(args: BenchArgs) -> Result<u8, CliError> {
     let settings = super::engine_options(&args.engine);
     let assertions: usize = scenarios.iter().map(|s| s.assertions.len()).sum();
 
-    let paths: Vec<PathBuf> =
-        (0..args.copies).flat_map(|_| args.candidates.iter().cloned()).collect();
+    let paths: Vec<PathBuf> = (0..args.copies).flat_map(|_| args.candidates.iter().cloned()).collect();
     // Sentences as they are measured (a long bench shows how far it got); with --json one object at the end.
     let say = |line: String| {
         if !args.json {
@@ -65,11 +64,8 @@ pub fn run(args: BenchArgs) -> Result<u8, CliError> {
     let mut latencies: Vec<Duration> = evaluations.iter().map(|e| e.elapsed).collect();
     latencies.sort();
     let per_candidate = wall.as_secs_f64() * 1000.0 / paths.len() as f64;
-    let (p50, p95, max) = (
-        ms(percentile(&latencies, 0.50)),
-        ms(percentile(&latencies, 0.95)),
-        ms(*latencies.last().unwrap_or(&Duration::ZERO)),
-    );
+    let (p50, p95, max) =
+        (ms(percentile(&latencies, 0.50)), ms(percentile(&latencies, 0.95)), ms(*latencies.last().unwrap_or(&Duration::ZERO)));
     say(format!(
         "modlearn: {:.1} candidates/s; wall time per candidate {per_candidate:.2} ms; latency p50 {p50:.1} ms, p95 {p95:.1} ms, max {max:.1} ms",
         paths.len() as f64 / wall.as_secs_f64(),
@@ -181,9 +177,7 @@ fn memory_with_engines(
     for _ in 0..count {
         let mut engine = Engine::new(options.clone()).map_err(|error| CliError::usage(error.to_string()))?;
         engine.new_generation().map_err(|error| CliError::usage(error.to_string()))?;
-        engine
-            .load(&CandidateFile { path: candidate, source: &source })
-            .map_err(|error| CliError::usage(error.to_string()))?;
+        engine.load(&CandidateFile { path: candidate, source: &source }).map_err(|error| CliError::usage(error.to_string()))?;
         engines.push(engine);
     }
     let pids: Vec<u32> = engines.iter().filter_map(Engine::process_id).collect();
@@ -207,9 +201,10 @@ fn pss_bytes(pid: &str) -> u64 {
     std::fs::read_to_string(format!("/proc/{pid}/smaps_rollup"))
         .ok()
         .and_then(|rollup| {
-            rollup.lines().find(|line| line.starts_with("Pss:")).and_then(|line| {
-                line.split_whitespace().nth(1).and_then(|kb| kb.parse::<u64>().ok())
-            })
+            rollup
+                .lines()
+                .find(|line| line.starts_with("Pss:"))
+                .and_then(|line| line.split_whitespace().nth(1).and_then(|kb| kb.parse::<u64>().ok()))
         })
         .map_or(0, |kb| kb * 1024)
 }

@@ -52,9 +52,15 @@ pub fn run(args: CheckArgs) -> Result<u8, CliError> {
 
     let snapshot_name = args.snapshot.display().to_string();
     let summary = format!("{} mod(s) under profile(s) {}", mods.len(), profiles.join(", "));
-    if args.accept && existed && let Some(partial) = &scope.partial {
+    if args.accept
+        && existed
+        && let Some(partial) = &scope.partial
+    {
         return Err(CliError::usage(format!("refusing to --accept a partial check of `{snapshot_name}`: {partial}"))
-            .hint(format!("accepting would drop from the snapshot what this check did not cover; accept on a whole check: {}", scope.whole_command(&snapshot_name, true)))
+            .hint(format!(
+                "accepting would drop from the snapshot what this check did not cover; accept on a whole check: {}",
+                scope.whole_command(&snapshot_name, true)
+            ))
             .hint("to drop part of a snapshot on purpose, delete the file and run with --accept on what it should cover"));
     }
     if let Some(junit) = &args.junit {
@@ -63,11 +69,7 @@ pub fn run(args: CheckArgs) -> Result<u8, CliError> {
     }
     if args.accept {
         observation.snapshot.write(&args.snapshot)?;
-        let before = if existed {
-            format!("accepted drift in {}", drift_summary(&drifts))
-        } else {
-            "a new snapshot".to_owned()
-        };
+        let before = if existed { format!("accepted drift in {}", drift_summary(&drifts)) } else { "a new snapshot".to_owned() };
         if args.json {
             println!("{}", json_report(&snapshot_name, mods.len(), &profiles, &drifts, true));
         } else {
@@ -89,7 +91,10 @@ pub fn run(args: CheckArgs) -> Result<u8, CliError> {
     println!("\ndrift from `{snapshot_name}` in {} (checked {summary}){partial}", drift_summary(&drifts));
     match &scope.partial {
         // --accept would overwrite the snapshot with a part of it.
-        Some(_) => eprintln!("hint: this was a partial check; if the change is intended, accept it on a whole check: {}", scope.whole_command(&snapshot_name, true)),
+        Some(_) => eprintln!(
+            "hint: this was a partial check; if the change is intended, accept it on a whole check: {}",
+            scope.whole_command(&snapshot_name, true)
+        ),
         None => eprintln!("hint: if the change is intended, run again with --accept and commit `{snapshot_name}`"),
     }
     Ok(FAILURE)
@@ -124,7 +129,11 @@ impl Scope {
                 reasons.push(format!("{outside} mod(s) of the snapshot lie outside {chosen}"));
             }
         }
-        Scope { partial: (!reasons.is_empty()).then(|| reasons.join("; ")), recorded_roots: !stored.roots.is_empty(), profiles: stored_profiles }
+        Scope {
+            partial: (!reasons.is_empty()).then(|| reasons.join("; ")),
+            recorded_roots: !stored.roots.is_empty(),
+            profiles: stored_profiles,
+        }
     }
 
     /// The command that checks everything the snapshot covers.
@@ -191,9 +200,7 @@ impl From<CheckError> for CliError {
     fn from(error: CheckError) -> CliError {
         let hint = match &error {
             CheckError::UnknownProfile { .. } => format!("profiles: {}", modlearn_check::PROFILES.join(", ")),
-            CheckError::InvalidSnapshot { .. } => {
-                "fix the file, or delete it and run with --accept to write a new one".to_owned()
-            }
+            CheckError::InvalidSnapshot { .. } => "fix the file, or delete it and run with --accept to write a new one".to_owned(),
             CheckError::Input { .. } | CheckError::NotAMod { .. } | CheckError::NoMods { .. } => {
                 "pass mod files (.js, .mjs, .ts, .tsx) or directories that contain them".to_owned()
             }

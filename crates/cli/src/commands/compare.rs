@@ -6,8 +6,8 @@ use std::path::Path;
 use std::sync::Arc;
 
 use modlearn_compare::{
-    Comparison, ExecuteOptions, JobOutcome, JobStatus, ModelAccess, PreparedSpec, ProposerChoice, Shard, SpecEntry, build_leaderboard, execute,
-    write_leaderboard, write_shard_manifest,
+    Comparison, ExecuteOptions, JobOutcome, JobStatus, ModelAccess, PreparedSpec, ProposerChoice, Shard, SpecEntry, build_leaderboard,
+    execute, write_leaderboard, write_shard_manifest,
 };
 use modlearn_propose::{ModelRef, ProviderKind};
 
@@ -99,7 +99,11 @@ pub fn run(args: CompareArgs) -> Result<u8, CliError> {
     write_shard_manifest(&out, &comparison, shard, &outcomes)?;
     let unfinished = outcomes.iter().filter(|outcome| outcome.status != JobStatus::Finished).count();
     if shard.count > 1 && args.json {
-        print!("{}", std::fs::read_to_string(out.join("shard.json")).map_err(|error| CliError::usage(format!("cannot read back `shard.json`: {error}")))?);
+        print!(
+            "{}",
+            std::fs::read_to_string(out.join("shard.json"))
+                .map_err(|error| CliError::usage(format!("cannot read back `shard.json`: {error}")))?
+        );
     } else if shard.count > 1 {
         // One slice's numbers would rank models on part of the evidence: only merge writes a leaderboard.
         println!(
@@ -145,7 +149,9 @@ fn check_model(name: &str, models: &ModelAccess, max_usd: Option<f64>) -> Result
 impl From<modlearn_compare::CompareError> for CliError {
     fn from(error: modlearn_compare::CompareError) -> CliError {
         match error {
-            modlearn_compare::CompareError::Usage { message, hints } => CliError { message, details: Vec::new(), hints, code: crate::exit::USAGE },
+            modlearn_compare::CompareError::Usage { message, hints } => {
+                CliError { message, details: Vec::new(), hints, code: crate::exit::USAGE }
+            }
             modlearn_compare::CompareError::Write(error) => error.into(),
         }
     }

@@ -12,7 +12,8 @@ use crate::exit::{CliError, SUCCESS};
 pub fn run(args: InitArgs) -> Result<u8, CliError> {
     let objective = args.objective.join(" ").trim().to_owned();
     if objective.is_empty() {
-        return Err(CliError::usage("OBJECTIVE is empty").hint("say what the mod should do, e.g. `modlearn init \"Remind the agent to run the tests first\"`"));
+        return Err(CliError::usage("OBJECTIVE is empty")
+            .hint("say what the mod should do, e.g. `modlearn init \"Remind the agent to run the tests first\"`"));
     }
     let name = args.name.clone().unwrap_or_else(|| short_name(&objective, 60));
     let slug = modlearn_spec::slugify(&name);
@@ -127,7 +128,10 @@ mod tests {
 
     #[test]
     fn the_name_is_the_first_sentence_or_what_fits() {
-        assert_eq!(short_name("Remind the agent to run the tests before editing files.", 60), "Remind the agent to run the tests before editing files");
+        assert_eq!(
+            short_name("Remind the agent to run the tests before editing files.", 60),
+            "Remind the agent to run the tests before editing files"
+        );
         assert_eq!(short_name("Route pip through uv. Keep other tools alone.", 60), "Route pip through uv");
         assert_eq!(short_name("one two three four", 9), "one two");
     }

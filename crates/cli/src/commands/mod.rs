@@ -76,8 +76,7 @@ fn modlearn_cache_dir() -> std::path::PathBuf {
 
 fn init_tracing() {
     // Logs only on request (MODLEARN_LOG=debug); stdout stays for data.
-    let filter = tracing_subscriber::EnvFilter::try_from_env("MODLEARN_LOG")
-        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("off"));
+    let filter = tracing_subscriber::EnvFilter::try_from_env("MODLEARN_LOG").unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("off"));
     let _ = tracing_subscriber::fmt().with_env_filter(filter).with_writer(std::io::stderr).try_init();
 }
 
@@ -111,8 +110,9 @@ fn check_candidates(paths: &[std::path::PathBuf]) -> Result<(), CliError> {
                 .hint("pass the path of a .js, .mjs, .ts or .tsx mod file"));
         }
         if modlearn_engine::SourceKind::from_path(path).is_none() {
-            return Err(CliError::usage(format!("candidate `{}` is not a mod file", path.display()))
-                .hint("mods are .js, .mjs, .ts or .tsx files"));
+            return Err(
+                CliError::usage(format!("candidate `{}` is not a mod file", path.display())).hint("mods are .js, .mjs, .ts or .tsx files")
+            );
         }
         if links_out_of_its_directory(path) {
             return Err(CliError::usage(format!("candidate `{}` is a link to a file outside its directory", path.display()))
@@ -148,10 +148,7 @@ fn engine_options(args: &EngineArgs) -> modlearn_runner::EvalSettings {
 }
 
 /// Claims a run directory for this process (see [`modlearn_record::claim_run_dir`]); exit 2 when it is not ours.
-fn claim_run_dir(
-    dir: &std::path::Path,
-    continuing: modlearn_record::Continuing,
-) -> Result<modlearn_record::RunDirClaim, CliError> {
+fn claim_run_dir(dir: &std::path::Path, continuing: modlearn_record::Continuing) -> Result<modlearn_record::RunDirClaim, CliError> {
     use modlearn_record::ClaimError;
     modlearn_record::claim_run_dir(dir, continuing).map_err(|error| {
         let hint = match &error {
@@ -178,8 +175,9 @@ static RESERVED: std::sync::Mutex<Vec<std::path::PathBuf>> = std::sync::Mutex::n
 
 /// Creates `parent/name` (or `name-2`, `name-3`, ...: the first that did not exist) and returns it.
 fn reserve_dir(parent: &std::path::Path, name: &str) -> Result<std::path::PathBuf, CliError> {
-    let unwritable = |error: std::io::Error| CliError::usage(format!("cannot create a run directory under `{}`: {error}", parent.display()))
-        .hint("pass a writable `--run-dir`");
+    let unwritable = |error: std::io::Error| {
+        CliError::usage(format!("cannot create a run directory under `{}`: {error}", parent.display())).hint("pass a writable `--run-dir`")
+    };
     std::fs::create_dir_all(parent).map_err(unwritable)?;
     for n in 1u32.. {
         let dir = parent.join(if n == 1 { name.to_owned() } else { format!("{name}-{n}") });

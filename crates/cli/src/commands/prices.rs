@@ -13,7 +13,9 @@ use crate::exit::CliError;
 /// The embedded model is free.
 pub fn check(model: &ModelRef, flag: &str, endpoint: &ModelEndpoint<'_>, max_usd: Option<f64>) -> Result<(), CliError> {
     // The configuration was checked by whoever built the client; an error here names the flag.
-    let priced = endpoint.is_priced(model).map_err(|error| if flag == "--eval-model" { super::eval_model::eval_config(error) } else { config(error) });
+    let priced = endpoint
+        .is_priced(model)
+        .map_err(|error| if flag == "--eval-model" { super::eval_model::eval_config(error) } else { config(error) });
     if model.provider == ProviderKind::Local || priced? {
         return Ok(());
     }

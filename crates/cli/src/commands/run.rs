@@ -40,12 +40,7 @@ pub fn run(args: RunArgs) -> Result<u8, CliError> {
     let scenarios = Arc::new(super::scenarios_with_envs(&loaded)?);
     let slug = spec_slug(&loaded.spec);
     let planned = state.candidates * state.rounds as usize;
-    let spec_summary = SpecSummary {
-        name: loaded.spec.name.clone(),
-        slug,
-        path: state.spec_path.clone(),
-        scenarios: scenarios.len(),
-    };
+    let spec_summary = SpecSummary { name: loaded.spec.name.clone(), slug, path: state.spec_path.clone(), scenarios: scenarios.len() };
     let mut defaults = super::engine_options(&crate::cli::EngineArgs {
         handler_timeout: Duration::from_millis(state.handler_timeout_ms),
         memory_limit: state.memory_limit_mib,
@@ -151,8 +146,9 @@ fn stopped(stop: JobStop, run_dir: &Path) -> Result<u8, CliError> {
             );
             return Ok(INTERRUPTED);
         }
-        JobStop::KeyRefused { error, holder: KeyHolder::EvalModel } => super::eval_model::fatal(error)
-            .hint(resume("it keeps the eval model; answers already received are not asked for again")),
+        JobStop::KeyRefused { error, holder: KeyHolder::EvalModel } => {
+            super::eval_model::fatal(error).hint(resume("it keeps the eval model; answers already received are not asked for again"))
+        }
         JobStop::KeyRefused { error, holder: KeyHolder::Proposer } => proposer::fatal(error, run_dir),
         JobStop::Write(error) => error.into(),
     })
@@ -176,4 +172,3 @@ fn replay_note(candidates: &[LearnedCandidate]) {
         );
     }
 }
-

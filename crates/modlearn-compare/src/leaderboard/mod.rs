@@ -142,7 +142,12 @@ pub fn build_leaderboard(comparison: &Comparison, outcomes: &[JobOutcome]) -> Le
         kind: "modlearn_leaderboard".to_owned(),
         version: 1,
         comparison: comparison.clone(),
-        jobs: JobCounts { planned: comparison.models.len() * comparison.specs.len() * comparison.repeat, finished: facts.len(), not_run, failed },
+        jobs: JobCounts {
+            planned: comparison.models.len() * comparison.specs.len() * comparison.repeat,
+            finished: facts.len(),
+            not_run,
+            failed,
+        },
         k,
         models,
         specs,

@@ -121,8 +121,10 @@ fn input_order_does_not_change_the_result() {
 #[test]
 fn eval_model_cost_counts_in_the_models_cost() {
     let mut with_eval = report(&[&[true], &[false]], 0.25);
-    with_eval.attempts[0].eval = Some(modlearn_types::EvalUsage { model: "openai:judge".into(), sessions: 1, turns: 2, cost_usd: 0.5, ..Default::default() });
-    with_eval.attempts[1].eval = Some(modlearn_types::EvalUsage { model: "openai:judge".into(), sessions: 1, turns: 1, cost_usd: 0.25, ..Default::default() });
+    with_eval.attempts[0].eval =
+        Some(modlearn_types::EvalUsage { model: "openai:judge".into(), sessions: 1, turns: 2, cost_usd: 0.5, ..Default::default() });
+    with_eval.attempts[1].eval =
+        Some(modlearn_types::EvalUsage { model: "openai:judge".into(), sessions: 1, turns: 1, cost_usd: 0.25, ..Default::default() });
     let plain = report(&[&[true], &[false]], 0.25);
     let board = build_leaderboard(&comparison(1), &[outcome(0, 1, Some(with_eval)), outcome(1, 1, Some(plain))]);
     let row = |model: &str| board.models.iter().find(|row| row.model == model).unwrap().clone();
@@ -166,6 +168,14 @@ fn failed_jobs_are_listed_with_the_reason_and_left_out() {
     let board = build_leaderboard(&comparison(1), &[failed, outcome(1, 1, Some(report(&[good], 0.0)))]);
     assert_eq!(board.jobs.finished, 1);
     assert!(board.jobs.not_run.is_empty(), "{:?}", board.jobs.not_run);
-    assert_eq!(board.jobs.failed, vec![FailedJob { model: "openai:weak".into(), spec: "x".into(), dir: "runs/openai-weak/x/r1".into(), reason: "candidate 001: no answer from the model: connection refused".into() }]);
+    assert_eq!(
+        board.jobs.failed,
+        vec![FailedJob {
+            model: "openai:weak".into(),
+            spec: "x".into(),
+            dir: "runs/openai-weak/x/r1".into(),
+            reason: "candidate 001: no answer from the model: connection refused".into()
+        }]
+    );
     assert_eq!(board.models[1].jobs, 0, "no numbers from a failed job");
 }

@@ -18,8 +18,8 @@ pub fn render_html(leaderboard: &Leaderboard) -> String {
         pass_chart = pass_chart.bar(Bar::new(&row.model, row.first_pass_rate).value_label(&percent(row.first_pass_rate)).color(color));
         let at_k = row.pass_at_k.last().copied().unwrap_or(0.0);
         pass_at_k_chart = pass_at_k_chart.bar(Bar::new(&row.model, at_k).value_label(&percent(at_k)).color(color));
-        cost_chart =
-            cost_chart.bar(Bar::new(&row.model, row.cost_per_passing_mod.unwrap_or(0.0)).value_label(&usd(row.cost_per_passing_mod)).color(color));
+        cost_chart = cost_chart
+            .bar(Bar::new(&row.model, row.cost_per_passing_mod.unwrap_or(0.0)).value_label(&usd(row.cost_per_passing_mod)).color(color));
     }
     let spec_names: Vec<&str> = leaderboard.specs.iter().map(|spec| spec.spec.as_str()).collect();
     let mut heat = HeatMap::new("First-candidate pass rate per spec", &spec_names).legend(LegendEntry::ratio_scale());
@@ -31,7 +31,13 @@ pub fn render_html(leaderboard: &Leaderboard) -> String {
                 Some(cell) if cell.jobs > 0 => HeatCell::ratio(
                     cell.first_pass_rate,
                     &percent(cell.first_pass_rate),
-                    &format!("{} on {}: first candidate passes in {}, mean best score {:.3}", row.model, spec.spec, percent(cell.first_pass_rate), cell.mean_best_score),
+                    &format!(
+                        "{} on {}: first candidate passes in {}, mean best score {:.3}",
+                        row.model,
+                        spec.spec,
+                        percent(cell.first_pass_rate),
+                        cell.mean_best_score
+                    ),
                 ),
                 _ => HeatCell::empty(&format!("{} on {}: not run", row.model, spec.spec)),
             })

@@ -52,7 +52,13 @@ pub fn render_markdown(leaderboard: &Leaderboard) -> String {
         let cells: Vec<String> = spec
             .cells
             .iter()
-            .map(|cell| if cell.jobs == 0 { "not run".to_owned() } else { format!("{} ({:.3})", percent(cell.first_pass_rate), cell.mean_best_score) })
+            .map(|cell| {
+                if cell.jobs == 0 {
+                    "not run".to_owned()
+                } else {
+                    format!("{} ({:.3})", percent(cell.first_pass_rate), cell.mean_best_score)
+                }
+            })
             .collect();
         let _ = writeln!(out, "| `{}` | {} |", spec.spec, cells.join(" | "));
     }
@@ -69,7 +75,9 @@ pub fn render_markdown(leaderboard: &Leaderboard) -> String {
              which says how large the difference is and does not decide the verdict.\n",
             leaderboard.bootstrap.resamples, leaderboard.bootstrap.seed
         );
-        out.push_str("| first | second | items | both pass | only first | only second | neither | McNemar p | difference (95% CI) | verdict |\n");
+        out.push_str(
+            "| first | second | items | both pass | only first | only second | neither | McNemar p | difference (95% CI) | verdict |\n",
+        );
         out.push_str("|---|---|---|---|---|---|---|---|---|---|\n");
         for pair in &leaderboard.pairs {
             let _ = writeln!(

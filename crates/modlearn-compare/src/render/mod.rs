@@ -69,7 +69,10 @@ pub(crate) fn summary(leaderboard: &Leaderboard) -> String {
         text.push_str(&format!(" Not run (budget spent): {}.", leaderboard.jobs.not_run.join(", ")));
     }
     for failed in &leaderboard.jobs.failed {
-        text.push_str(&format!(" Failed, left out of every number (its proposals could not be obtained): {}: {}.", failed.dir, failed.reason));
+        text.push_str(&format!(
+            " Failed, left out of every number (its proposals could not be obtained): {}: {}.",
+            failed.dir, failed.reason
+        ));
     }
     text
 }

@@ -348,7 +348,9 @@ impl WorkerEngine {
         let exit = self.zygote.exit_of(self.pid);
         let error = if let Some(stall) = stall {
             let why = match stall {
-                Stall::Spinning => format!("kept running past its {} ms budget where it could not be stopped", self.limits.budget.as_millis()),
+                Stall::Spinning => {
+                    format!("kept running past its {} ms budget where it could not be stopped", self.limits.budget.as_millis())
+                }
                 Stall::Blocked => "blocked and could never go on".to_owned(),
                 Stall::Starved => format!("did not finish within {} s of wall time", self.limits.hard_wall.as_secs()),
             };

@@ -157,12 +157,7 @@ pub(crate) fn forbid_host_syscalls() -> io::Result<()> {
     const SECCOMP_FILTER_FLAG_TSYNC: libc::c_long = 1;
     // SAFETY: program points at `filter`, which lives through the call; the kernel copies it.
     let status = unsafe {
-        libc::syscall(
-            libc::SYS_seccomp,
-            SECCOMP_SET_MODE_FILTER,
-            SECCOMP_FILTER_FLAG_TSYNC,
-            &program as *const libc::sock_fprog,
-        )
+        libc::syscall(libc::SYS_seccomp, SECCOMP_SET_MODE_FILTER, SECCOMP_FILTER_FLAG_TSYNC, &program as *const libc::sock_fprog)
     };
     if status != 0 {
         return Err(io::Error::last_os_error());

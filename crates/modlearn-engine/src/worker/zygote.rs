@@ -93,11 +93,8 @@ fn reap(control: &OwnedFd, children: &mut BTreeSet<i32>) {
             return;
         }
         children.remove(&pid);
-        let (code, signal) = if libc::WIFSIGNALED(status) {
-            (None, Some(libc::WTERMSIG(status)))
-        } else {
-            (Some(libc::WEXITSTATUS(status)), None)
-        };
+        let (code, signal) =
+            if libc::WIFSIGNALED(status) { (None, Some(libc::WTERMSIG(status))) } else { (Some(libc::WEXITSTATUS(status)), None) };
         let _ = send_packet(control, &ControlReply::Exited { pid, code, signal }, None);
     }
 }

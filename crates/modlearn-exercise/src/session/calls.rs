@@ -16,10 +16,8 @@ impl Session<'_> {
         let id = call.tool_call_id.clone().unwrap_or_else(|| format!("call-{}", self.tool_calls));
         let args = self.substitute(&call.args);
         let source = self.tools.iter().find(|tool| tool.name == call.name).map(|tool| tool.source);
-        self.trace.push(
-            "tool_call",
-            json!({ "toolCallId": id, "toolName": call.name, "args": args, "dispatch": source.unwrap_or("none") }),
-        );
+        self.trace
+            .push("tool_call", json!({ "toolCallId": id, "toolName": call.name, "args": args, "dispatch": source.unwrap_or("none") }));
         self.transcript.push(json!({ "role": "assistant", "toolCall": { "id": id, "name": call.name, "args": args } }));
         let Some(source) = source else {
             let output = format!("Error: tool '{}' is not available in this session", call.name);
@@ -100,7 +98,9 @@ impl Session<'_> {
         let reason_text = reason.as_ref().map(|r| r.as_str().map_or_else(|| r.to_string(), str::to_owned));
         let (outcome, message) = match (decision.as_deref(), &threw) {
             (_, Some(message)) => ("blocked", Some(format!("Error: the permission check failed: {message}"))),
-            (Some("deny"), _) => ("denied", Some(refusal("denied", rule.as_deref(), reason_text.as_deref(), "Denied by a mod permission."))),
+            (Some("deny"), _) => {
+                ("denied", Some(refusal("denied", rule.as_deref(), reason_text.as_deref(), "Denied by a mod permission.")))
+            }
             (Some("alwaysAsk"), _) => ("blocked", Some(refusal("blocked", rule.as_deref(), reason_text.as_deref(), NOBODY_TO_ASK))),
             (Some("ask"), _) if !self.plan.env.ask_allows => {
                 ("blocked", Some(refusal("blocked", rule.as_deref(), reason_text.as_deref(), NOBODY_TO_ASK)))
@@ -159,7 +159,6 @@ impl Session<'_> {
         self.trace.push("tool_execution", entry);
         Ok((executed.status.to_owned(), json!(executed.output)))
     }
-
 }
 
 const NOBODY_TO_ASK: &str = "Approval required, and a headless session has nobody to ask.";

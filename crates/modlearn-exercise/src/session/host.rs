@@ -23,19 +23,15 @@ pub(super) struct HostContext {
 
 impl HostContext {
     fn from(context: Option<&Value>) -> HostContext {
-        let text = |pointer: &str, default: &str| {
-            context.and_then(|c| c.pointer(pointer)).and_then(Value::as_str).unwrap_or(default).to_owned()
-        };
+        let text =
+            |pointer: &str, default: &str| context.and_then(|c| c.pointer(pointer)).and_then(Value::as_str).unwrap_or(default).to_owned();
         HostContext {
             agent_id: text("/agent/id", "mod-learning-eval-agent"),
             agent_name: text("/agent/name", "Mod Learning Eval"),
             conversation_id: text("/sessionId", "mod-learning-eval-conversation"),
             cwd: text("/cwd", "/workspace"),
             model: text("/model/id", "mod-learning-eval"),
-            context_window: context
-                .and_then(|c| c.pointer("/contextWindow/size"))
-                .and_then(Value::as_u64)
-                .unwrap_or(200_000),
+            context_window: context.and_then(|c| c.pointer("/contextWindow/size")).and_then(Value::as_u64).unwrap_or(200_000),
         }
     }
 }
@@ -90,10 +86,7 @@ pub fn run_session(engine: &mut Engine, plan: &SessionPlan, driver: &mut dyn Ses
     if !world.effects.is_empty() {
         session.trace.push("world", json!({ "effects": world.effects, "effectsDropped": world.effects_dropped }));
     }
-    session.trace.push(
-        "result",
-        json!({ "result": session.result, "turns": session.turns, "toolCalls": session.tool_calls }),
-    );
+    session.trace.push("result", json!({ "result": session.result, "turns": session.turns, "toolCalls": session.tool_calls }));
     SessionOutcome {
         trace: session.trace.entries,
         result: session.result,

@@ -35,7 +35,8 @@ impl Session<'_> {
                 let tokens_before = tokens(&self.transcript);
                 if before > keep_messages {
                     let kept = self.transcript.split_off(before - keep_messages);
-                    let summary = json!({ "role": "system", "content": format!("Summary of {} earlier message(s).", before - keep_messages) });
+                    let summary =
+                        json!({ "role": "system", "content": format!("Summary of {} earlier message(s).", before - keep_messages) });
                     self.transcript = std::iter::once(summary).chain(kept).collect();
                 }
                 let payload = json!({

@@ -29,11 +29,7 @@ pub(crate) fn judge(_assertion: &Deterministic, observation: &Observation) -> Ju
     for (index, (first, second)) in report.first.iter().zip(&report.second).enumerate() {
         if let Some(difference) = first_difference(&normalized(first), &normalized(second)) {
             let step = report.probes.get(index).map(probe_name).unwrap_or_default();
-            return (
-                false,
-                format!("the second run (varied: {varied}) differs at step {} ({step}): {difference}", index + 1),
-                details,
-            );
+            return (false, format!("the second run (varied: {varied}) differs at step {} ({step}): {difference}", index + 1), details);
         }
     }
     let n = report.probes.len();
@@ -72,8 +68,7 @@ mod tests {
 
     #[test]
     fn passes_when_only_timestamps_differ() {
-        let (passed, message, _) =
-            judge(&Deterministic::default(), &report(turn("tip 1", "2026-01-01"), turn("tip 1", "2026-01-02")));
+        let (passed, message, _) = judge(&Deterministic::default(), &report(turn("tip 1", "2026-01-01"), turn("tip 1", "2026-01-02")));
         assert!(passed, "{message}");
         assert_eq!(message, "both runs observed the same in 1 step(s) (varied: seed, clock)");
     }
@@ -91,12 +86,7 @@ mod tests {
     #[test]
     fn fails_with_nothing_to_repeat() {
         let empty = Observation::Repeated {
-            report: Box::new(RepeatReport {
-                probes: Vec::new(),
-                varied: Vec::new(),
-                first: Vec::new(),
-                second: Vec::new(),
-            }),
+            report: Box::new(RepeatReport { probes: Vec::new(), varied: Vec::new(), first: Vec::new(), second: Vec::new() }),
         };
         let (passed, message, _) = judge(&Deterministic::default(), &empty);
         assert!(!passed);

@@ -98,8 +98,7 @@ fn timer_leaks(timers: &[PendingTimer]) -> Vec<String> {
 
 /// `2 turn_start handlers, tool `notes`, command `/notes``.
 pub(crate) fn describe_registrations(registrations: &Registrations) -> String {
-    let mut parts: Vec<String> =
-        registrations.events.iter().map(|(event, n)| count(*n, &format!("{event} handler"))).collect();
+    let mut parts: Vec<String> = registrations.events.iter().map(|(event, n)| count(*n, &format!("{event} handler"))).collect();
     let named = [
         ("tool", &registrations.tools, ""),
         ("command", &registrations.commands, "/"),
@@ -143,13 +142,7 @@ mod tests {
     }
 
     fn timer(kind: &str, every: Option<u64>, due: u64) -> PendingTimer {
-        PendingTimer {
-            kind: kind.to_owned(),
-            every_ms: every,
-            due_in_ms: due,
-            owner: "global:/c/m.js".to_owned(),
-            generation: 1,
-        }
+        PendingTimer { kind: kind.to_owned(), every_ms: every, due_in_ms: due, owner: "global:/c/m.js".to_owned(), generation: 1 }
     }
 
     #[test]

@@ -41,8 +41,7 @@ pub(crate) fn judge(assertion: &IsolatedConversations, observation: &Observation
             let Some(interleaved) = report.interleaved.iter().find(|run| run.conversation == solo.conversation) else {
                 return (false, format!("conversation `{}` did not run interleaved", solo.conversation), details);
             };
-            let (Some(alone), Some(together)) = (solo.observations.get(step), interleaved.observations.get(step))
-            else {
+            let (Some(alone), Some(together)) = (solo.observations.get(step), interleaved.observations.get(step)) else {
                 continue;
             };
             if let Some(difference) = first_difference(&normalized(alone), &normalized(together)) {
@@ -63,11 +62,7 @@ pub(crate) fn judge(assertion: &IsolatedConversations, observation: &Observation
     let ids: Vec<&str> = report.solo.iter().map(|run| run.conversation.as_str()).collect();
     (
         true,
-        format!(
-            "{} conversation(s) ({}) observed the same interleaved as alone in {longest} step(s)",
-            ids.len(),
-            ids.join(", ")
-        ),
+        format!("{} conversation(s) ({}) observed the same interleaved as alone in {longest} step(s)", ids.len(), ids.join(", ")),
         details,
     )
 }
@@ -79,18 +74,13 @@ mod tests {
     use modlearn_types::{ConversationRun, ConversationsReport, ToolRun};
 
     fn ran(output: &str) -> Observation {
-        let run: ToolRun = serde_json::from_value(
-            json!({ "outcome": "ran", "status": "success", "output": output, "diagnostics": [] }),
-        )
-        .unwrap();
+        let run: ToolRun =
+            serde_json::from_value(json!({ "outcome": "ran", "status": "success", "output": output, "diagnostics": [] })).unwrap();
         Observation::ToolRan { run }
     }
 
     fn run(conversation: &str, outputs: &[&str]) -> ConversationRun {
-        ConversationRun {
-            conversation: conversation.to_owned(),
-            observations: outputs.iter().map(|o| ran(o)).collect(),
-        }
+        ConversationRun { conversation: conversation.to_owned(), observations: outputs.iter().map(|o| ran(o)).collect() }
     }
 
     fn assertion() -> IsolatedConversations {
@@ -102,10 +92,7 @@ mod tests {
     }
 
     fn judged(solo: Vec<ConversationRun>, interleaved: Vec<ConversationRun>) -> Judged {
-        judge(
-            &assertion(),
-            &Observation::ConversationsRan { report: Box::new(ConversationsReport { solo, interleaved }) },
-        )
+        judge(&assertion(), &Observation::ConversationsRan { report: Box::new(ConversationsReport { solo, interleaved }) })
     }
 
     #[test]
@@ -121,10 +108,7 @@ mod tests {
         let solo = vec![run("conversation-a", &["ok", "x"]), run("conversation-b", &["ok", "x"])];
         let (passed, message, _) = judged(solo.clone(), solo);
         assert!(passed, "{message}");
-        assert_eq!(
-            message,
-            "2 conversation(s) (conversation-a, conversation-b) observed the same interleaved as alone in 2 step(s)"
-        );
+        assert_eq!(message, "2 conversation(s) (conversation-a, conversation-b) observed the same interleaved as alone in 2 step(s)");
     }
 
     #[test]

@@ -107,8 +107,7 @@ fn difference_at(a: &Value, b: &Value, path: String) -> Option<String> {
             })
         }
         (Value::Array(x), Value::Array(y)) => {
-            let common =
-                x.iter().zip(y).enumerate().find_map(|(index, (x, y))| difference_at(x, y, format!("{path}[{index}]")));
+            let common = x.iter().zip(y).enumerate().find_map(|(index, (x, y))| difference_at(x, y, format!("{path}[{index}]")));
             common.or_else(|| {
                 (x.len() != y.len()).then(|| {
                     let extra = if x.len() > y.len() { &x[y.len()] } else { &y[x.len()] };
@@ -202,10 +201,7 @@ mod tests {
         let b = json!({ "run": { "output": "call 2", "timestamp": "y" }, "list": [1, 2] });
         assert_eq!(first_difference(&a, &b).unwrap(), "run.output: \"call 1\" vs \"call 2\"");
         assert_eq!(first_difference(&a, &a), None);
-        assert_eq!(
-            first_difference(&json!({"a": [1]}), &json!({"a": [1, 2]})).unwrap(),
-            "a: 1 item(s) vs 2 (first extra: 2)"
-        );
+        assert_eq!(first_difference(&json!({"a": [1]}), &json!({"a": [1, 2]})).unwrap(), "a: 1 item(s) vs 2 (first extra: 2)");
         let long = "NOTES: this conversation has 0 note(s); tip one";
         let other = "NOTES: this conversation has 0 note(s); tip two";
         assert_eq!(

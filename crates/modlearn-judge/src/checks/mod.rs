@@ -10,6 +10,7 @@ pub(crate) mod lifecycle_steps;
 pub(crate) mod mod_loads;
 pub(crate) mod permission_decides;
 pub(crate) mod reload_idempotent;
+pub(crate) mod runs_command;
 pub(crate) mod runs_under_profile;
 pub(crate) mod tool_end_rewrites_result;
 pub(crate) mod tool_registered;
@@ -19,7 +20,6 @@ pub(crate) mod tool_start_blocks;
 pub(crate) mod turn_end_continues;
 pub(crate) mod turn_start_cancels;
 pub(crate) mod turn_start_injects_message;
-pub(crate) mod runs_command;
 pub(crate) mod writes_file;
 
 #[cfg(test)]

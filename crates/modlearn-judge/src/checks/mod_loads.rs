@@ -26,13 +26,7 @@ pub(crate) fn judge(assertion: &ModLoads, observation: &Observation) -> Judged {
     });
     let message = if !diagnostics.is_empty() {
         let first = &diagnostics[0];
-        format!(
-            "{} diagnostic(s); first: [{} {}] {}",
-            diagnostics.len(),
-            first.phase,
-            first.fault.as_str(),
-            first.message
-        )
+        format!("{} diagnostic(s); first: [{} {}] {}", diagnostics.len(), first.phase, first.fault.as_str(), first.message)
     } else if loaded == 0 {
         "no mod loaded".to_owned()
     } else if let Some(expected) = assertion.expected_loaded_count.filter(|&n| n as usize != loaded) {

@@ -31,9 +31,7 @@ pub(crate) fn judge(assertion: &PermissionDecides, observation: &Observation) ->
     let (decision, consulted, diagnostics) = match check {
         PermissionCheck::Threw { message, consulted, diagnostics, .. } => {
             let details = json!({ "expected": expected, "consulted": consulted, "diagnostics": diagnostics });
-            let message = format!(
-                "the permission check threw: {message} (a check returned null; return undefined for no opinion)"
-            );
+            let message = format!("the permission check threw: {message} (a check returned null; return undefined for no opinion)");
             return (false, message, details);
         }
         PermissionCheck::Decided { decision, consulted, diagnostics, .. } => (decision, consulted, diagnostics),
@@ -95,9 +93,7 @@ mod tests {
             matched_rule: "mod permission:guard".to_owned(),
             reason: Some(json!("recursive delete")),
         });
-        Observation::PermissionChecked {
-            check: PermissionCheck::Decided { decision, event: Value::Null, consulted, diagnostics },
-        }
+        Observation::PermissionChecked { check: PermissionCheck::Decided { decision, event: Value::Null, consulted, diagnostics } }
     }
 
     #[test]

@@ -6,15 +6,10 @@ use modlearn_types::{GlobalState, Observation, Probe, ReloadCycle};
 use serde_json::json;
 
 use crate::check::{Judged, unexpected};
-use crate::checks::lifecycle_steps::{
-    Conversation, count, describe_diagnostic, first_difference, normalized, probe_name, step_probes,
-};
+use crate::checks::lifecycle_steps::{Conversation, count, describe_diagnostic, first_difference, normalized, probe_name, step_probes};
 
 pub(crate) fn probe(assertion: &ReloadIdempotent) -> Probe {
-    Probe::Reload {
-        cycles: assertion.cycles.unwrap_or(DEFAULT_CYCLES),
-        steps: step_probes(&assertion.steps, Conversation::Default),
-    }
+    Probe::Reload { cycles: assertion.cycles.unwrap_or(DEFAULT_CYCLES), steps: step_probes(&assertion.steps, Conversation::Default) }
 }
 
 pub(crate) fn judge(_assertion: &ReloadIdempotent, observation: &Observation) -> Judged {
@@ -41,11 +36,7 @@ pub(crate) fn judge(_assertion: &ReloadIdempotent, observation: &Observation) ->
         + first.registrations.permissions.len();
     (
         true,
-        format!(
-            "{} gave the same registry ({}) and the same behaviour",
-            count(cycles.len(), "cycle"),
-            count(registered, "registration")
-        ),
+        format!("{} gave the same registry ({}) and the same behaviour", count(cycles.len(), "cycle"), count(registered, "registration")),
         details,
     )
 }
@@ -172,18 +163,10 @@ mod tests {
     fn names_handlers_registered_twice_and_growing_globals() {
         let mut third = cycle();
         third.registrations.events.insert("turn_start".to_owned(), 3);
-        third.leftovers.globals.push(GlobalState {
-            name: "__handlers".to_owned(),
-            kind: "array".to_owned(),
-            size: 3.0,
-        });
+        third.leftovers.globals.push(GlobalState { name: "__handlers".to_owned(), kind: "array".to_owned(), size: 3.0 });
         third.leftovers.globals[0].size = 0.0;
         let mut first = cycle();
-        first.leftovers.globals.push(GlobalState {
-            name: "__handlers".to_owned(),
-            kind: "array".to_owned(),
-            size: 1.0,
-        });
+        first.leftovers.globals.push(GlobalState { name: "__handlers".to_owned(), kind: "array".to_owned(), size: 1.0 });
         let (passed, message, _) = judged(vec![first.clone(), first, third]);
         assert!(!passed);
         assert_eq!(
@@ -198,13 +181,8 @@ mod tests {
         let mut second = cycle();
         second.steps = vec![tool_ran("2 notes")];
         second.diagnostics = vec![diagnostic("activate", "Mod tool 'notes' is already registered")];
-        second.leftovers.timers = vec![PendingTimer {
-            kind: "interval".to_owned(),
-            every_ms: Some(10),
-            due_in_ms: 1,
-            owner: "m".to_owned(),
-            generation: 1,
-        }];
+        second.leftovers.timers =
+            vec![PendingTimer { kind: "interval".to_owned(), every_ms: Some(10), due_in_ms: 1, owner: "m".to_owned(), generation: 1 }];
         let (passed, message, _) = judged(vec![cycle(), second]);
         assert!(!passed);
         assert_eq!(

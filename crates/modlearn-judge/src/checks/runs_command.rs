@@ -125,7 +125,10 @@ mod tests {
         assert_eq!(message, "ran \"rm -rf /home/user\" (spawn), which contains \"rm -rf\"");
         let (passed, message, _) = judge(&assertion("rm -rf", false, true), &end(GIT, 4));
         assert!(!passed);
-        assert!(message.starts_with("4 effects were past the log's cap, so a command that contains \"rm -rf\" may have gone unseen; "), "{message}");
+        assert!(
+            message.starts_with("4 effects were past the log's cap, so a command that contains \"rm -rf\" may have gone unseen; "),
+            "{message}"
+        );
     }
 
     #[test]

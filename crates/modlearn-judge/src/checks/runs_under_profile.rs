@@ -11,10 +11,7 @@ use crate::checks::disposes_cleanly::describe_registrations;
 use crate::checks::lifecycle_steps::{Conversation, count, describe_diagnostic, step_probes};
 
 pub(crate) fn probe(assertion: &RunsUnderProfile) -> Probe {
-    Probe::UnderProfile {
-        profile: assertion.profile.as_str().to_owned(),
-        steps: step_probes(&assertion.steps, Conversation::Default),
-    }
+    Probe::UnderProfile { profile: assertion.profile.as_str().to_owned(), steps: step_probes(&assertion.steps, Conversation::Default) }
 }
 
 pub(crate) fn judge(assertion: &RunsUnderProfile, observation: &Observation) -> Judged {
@@ -30,11 +27,7 @@ pub(crate) fn judge(assertion: &RunsUnderProfile, observation: &Observation) -> 
         return (false, format!("the candidate did not load under `{profile}`: {why}"), details);
     }
     if let Some(first) = report.diagnostics.first() {
-        let more = if report.diagnostics.len() > 1 {
-            format!(" (and {} more)", report.diagnostics.len() - 1)
-        } else {
-            String::new()
-        };
+        let more = if report.diagnostics.len() > 1 { format!(" (and {} more)", report.diagnostics.len() - 1) } else { String::new() };
         return (false, format!("under `{profile}` it recorded {}{more}", describe_diagnostic(first)), details);
     }
     if !missing.is_empty() {
@@ -58,19 +51,11 @@ pub(crate) fn judge(assertion: &RunsUnderProfile, observation: &Observation) -> 
         expected_missing.push(format!("handler for {event}"));
     }
     if !expected_missing.is_empty() {
-        return (
-            false,
-            format!("under `{profile}` it does not register the expected {}", expected_missing.join(", ")),
-            details,
-        );
+        return (false, format!("under `{profile}` it does not register the expected {}", expected_missing.join(", ")), details);
     }
     let offered = describe_registrations(&report.registrations);
     let dropped = dropped(&allowed, &report.full);
-    let dropped = if dropped == 0 {
-        String::new()
-    } else {
-        format!("; {} the profile does not offer", count(dropped, "registration"))
-    };
+    let dropped = if dropped == 0 { String::new() } else { format!("; {} the profile does not offer", count(dropped, "registration")) };
     let offered = if offered.is_empty() { "nothing".to_owned() } else { offered };
     (true, format!("loads under `{profile}` without diagnostics and registers {offered}{dropped}"), details)
 }
@@ -78,8 +63,7 @@ pub(crate) fn judge(assertion: &RunsUnderProfile, observation: &Observation) -> 
 /// What the full-profile registrations are, restricted to what the profile offers.
 fn allowed(report: &ProfileReport) -> Registrations {
     let flag = |path: &[&str]| {
-        path.iter().try_fold(&report.capabilities.capabilities, |value, key| value.get(key)).and_then(Value::as_bool)
-            == Some(true)
+        path.iter().try_fold(&report.capabilities.capabilities, |value, key| value.get(key)).and_then(Value::as_bool) == Some(true)
     };
     let keep = |on: bool, names: &Vec<String>| if on { names.clone() } else { Vec::new() };
     let full = &report.full;
@@ -120,12 +104,7 @@ fn missing(allowed: &Registrations, actual: &Registrations) -> Registrations {
 
 fn dropped(allowed: &Registrations, full: &Registrations) -> usize {
     let total = |r: &Registrations| {
-        r.events.values().sum::<usize>()
-            + r.tools.len()
-            + r.commands.len()
-            + r.permissions.len()
-            + r.providers.len()
-            + r.panels.len()
+        r.events.values().sum::<usize>() + r.tools.len() + r.commands.len() + r.permissions.len() + r.providers.len() + r.panels.len()
     };
     total(full) - total(allowed)
 }
@@ -216,9 +195,6 @@ mod tests {
         kept.commands.clear();
         let (passed, message, _) = judged(&expecting, headless(kept));
         assert!(!passed);
-        assert_eq!(
-            message,
-            "under `headless` it does not register the expected command `/notes`, handler for tool_start"
-        );
+        assert_eq!(message, "under `headless` it does not register the expected command `/notes`, handler for tool_start");
     }
 }

@@ -48,16 +48,8 @@ pub(crate) fn judge(assertion: &TurnStartInjectsMessage, observation: &Observati
     let original = before.get("input").and_then(Value::as_array).cloned().unwrap_or_default();
     let final_input = after.get("input").and_then(Value::as_array).cloned().unwrap_or_default();
     let appended: Vec<&Value> = final_input.iter().skip(original.len()).collect();
-    let matching: Vec<&Value> = appended
-        .iter()
-        .copied()
-        .filter(|item| item.get("role").and_then(Value::as_str) == Some(role))
-        .collect();
-    let text = matching
-        .iter()
-        .map(|item| content_text(item.get("content").unwrap_or(&Value::Null)))
-        .collect::<Vec<_>>()
-        .join("\n");
+    let matching: Vec<&Value> = appended.iter().copied().filter(|item| item.get("role").and_then(Value::as_str) == Some(role)).collect();
+    let text = matching.iter().map(|item| content_text(item.get("content").unwrap_or(&Value::Null))).collect::<Vec<_>>().join("\n");
     let contains = assertion.contains.as_ref().map(|c| c.items()).unwrap_or_default();
     let not_contains = assertion.not_contains.as_ref().map(|c| c.items()).unwrap_or_default();
     let missing: Vec<&str> = contains.iter().copied().filter(|s| !text.contains(s)).collect();

@@ -41,7 +41,11 @@ pub(crate) fn judge(assertion: &WritesFile, observation: &Observation) -> Judged
         return (false, message, details);
     }
     if !not_contains.is_empty() && file.truncated {
-        let message = format!("{path} was written ({} bytes), but only its first {} bytes were kept, so `notContains` cannot be judged", file.bytes, file.text.len());
+        let message = format!(
+            "{path} was written ({} bytes), but only its first {} bytes were kept, so `notContains` cannot be judged",
+            file.bytes,
+            file.text.len()
+        );
         return (false, message, details);
     }
     let mut message = format!("{path} was written ({} bytes)", file.bytes);

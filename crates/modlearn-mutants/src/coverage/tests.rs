@@ -126,7 +126,6 @@ fn a_weak_match_is_not_coverage() {
     assert!(table.iter().all(|row| row.covered_by.is_empty()), "{table:?}");
 }
 
-
 #[test]
 fn type_vocabulary_matches_how_requirements_say_it() {
     // "unchanged" is nowhere in the assertion itself; the type's vocabulary brings it.

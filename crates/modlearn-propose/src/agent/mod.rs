@@ -299,7 +299,11 @@ impl AgentProposer {
             session.transcript.push(TranscriptEntry::Turn {
                 step,
                 text: turn.text.clone(),
-                tool_calls: turn.tool_calls.iter().map(|call| ToolCall { arguments: clip_value(&call.arguments), ..call.clone() }).collect(),
+                tool_calls: turn
+                    .tool_calls
+                    .iter()
+                    .map(|call| ToolCall { arguments: clip_value(&call.arguments), ..call.clone() })
+                    .collect(),
                 stop_reason: turn.stop_reason.clone(),
                 usage: turn.usage,
                 cost_usd: turn.cost_usd,

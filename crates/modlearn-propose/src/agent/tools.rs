@@ -60,7 +60,11 @@ pub(crate) enum Outcome {
 /// Runs `call` against `workspace`.
 pub(crate) fn run(call: &ToolCall, workspace: &Workspace) -> Outcome {
     let result = match call.arguments.as_object() {
-        None => Err(format!("the arguments of `{}` are not a JSON object: {}", call.name, super::workspace::clip(&call.arguments.to_string(), 200))),
+        None => Err(format!(
+            "the arguments of `{}` are not a JSON object: {}",
+            call.name,
+            super::workspace::clip(&call.arguments.to_string(), 200)
+        )),
         Some(arguments) => dispatch(&call.name, arguments, workspace),
     };
     match result {
@@ -81,7 +85,11 @@ fn dispatch(name: &str, arguments: &serde_json::Map<String, Value>, workspace: &
     let number = |key: &str, default: usize| -> Result<usize, String> {
         match arguments.get(key) {
             None | Some(Value::Null) => Ok(default),
-            Some(value) => value.as_u64().filter(|n| *n >= 1).map(|n| n as usize).ok_or_else(|| format!("`{key}` must be a whole number of at least 1, not {value}")),
+            Some(value) => value
+                .as_u64()
+                .filter(|n| *n >= 1)
+                .map(|n| n as usize)
+                .ok_or_else(|| format!("`{key}` must be a whole number of at least 1, not {value}")),
         }
     };
     let text = match name {
@@ -158,7 +166,9 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let workspace = Workspace::new(dir.path(), vec![]).unwrap();
         for source in ["export function activate() {}\n\n", "```ts\nexport function activate() {}\n```"] {
-            let Outcome::Candidate(got) = run(&call(WRITE_CANDIDATE, json!({"source": source})), &workspace) else { panic!("no candidate") };
+            let Outcome::Candidate(got) = run(&call(WRITE_CANDIDATE, json!({"source": source})), &workspace) else {
+                panic!("no candidate")
+            };
             assert_eq!(got, "export function activate() {}\n");
         }
     }

@@ -326,7 +326,10 @@ mod tests {
             ("candidates/../../outside.txt", "`candidates/../../outside.txt` leaves the run directory; `..` is not allowed"),
             ("/etc/passwd", "`/etc/passwd` is absolute; paths are relative to the run directory"),
             ("env.snapshot.json", "`env.snapshot.json` does not exist (or is not open to proposers)"),
-            ("candidates/001/eval/002-hidden/assertions.result.json", "`candidates/001/eval/002-hidden/assertions.result.json` does not exist (or is not open to proposers)"),
+            (
+                "candidates/001/eval/002-hidden/assertions.result.json",
+                "`candidates/001/eval/002-hidden/assertions.result.json` does not exist (or is not open to proposers)",
+            ),
             ("candidates/001/mods/escape.ts", "`candidates/001/mods/escape.ts` is a link that leads outside the run directory"),
         ] {
             assert_eq!(workspace.read(path, 1, 10).unwrap_err(), error);
@@ -343,7 +346,10 @@ mod tests {
             workspace.search("passed", false, None).unwrap(),
             "candidates/001/eval/001-visible/assertions.result.json:1: {\"passed\": false}\n"
         );
-        assert_eq!(workspace.search(r"activate\(\w+\)", true, Some("candidates")).unwrap(), "candidates/001/mods/m.ts:1: export function activate(letta) {}\n");
+        assert_eq!(
+            workspace.search(r"activate\(\w+\)", true, Some("candidates")).unwrap(),
+            "candidates/001/mods/m.ts:1: export function activate(letta) {}\n"
+        );
         assert_eq!(workspace.search("secret", false, None).unwrap(), "no match for \"secret\"\n");
         assert!(workspace.search("(", true, None).unwrap_err().starts_with("`pattern` is not a valid regular expression"));
     }

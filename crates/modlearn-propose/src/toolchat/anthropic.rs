@@ -147,11 +147,14 @@ mod tests {
         assert_eq!(body["system"], "s");
         assert_eq!(body["messages"].as_array().unwrap().len(), 3);
         assert_eq!(body["messages"][1]["content"][1], json!({"type": "tool_use", "id": "t1", "name": "list", "input": {}}));
-        assert_eq!(body["messages"][2], json!({"role": "user", "content": [
-            {"type": "tool_result", "tool_use_id": "t1", "content": "a\nb"},
-            {"type": "tool_result", "tool_use_id": "t2", "content": "error: no such file", "is_error": true},
-            {"type": "text", "text": "2 steps left"},
-        ]}));
+        assert_eq!(
+            body["messages"][2],
+            json!({"role": "user", "content": [
+                {"type": "tool_result", "tool_use_id": "t1", "content": "a\nb"},
+                {"type": "tool_result", "tool_use_id": "t2", "content": "error: no such file", "is_error": true},
+                {"type": "text", "text": "2 steps left"},
+            ]})
+        );
         assert_eq!(body["tools"], json!([{"name": "list", "description": "Lists", "input_schema": {"type": "object"}}]));
         assert!(body.get("seed").is_none());
     }

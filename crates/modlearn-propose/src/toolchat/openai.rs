@@ -151,12 +151,18 @@ mod tests {
             seed: 1,
         };
         let body = body(&request);
-        assert_eq!(body["messages"][2], json!({"role": "assistant", "content": null, "tool_calls": [
-            {"id": "c1", "type": "function", "function": {"name": "read", "arguments": "{\"path\":\"a\"}"}},
-            {"id": "c2", "type": "function", "function": {"name": "list", "arguments": "{broken"}},
-        ]}));
+        assert_eq!(
+            body["messages"][2],
+            json!({"role": "assistant", "content": null, "tool_calls": [
+                {"id": "c1", "type": "function", "function": {"name": "read", "arguments": "{\"path\":\"a\"}"}},
+                {"id": "c2", "type": "function", "function": {"name": "list", "arguments": "{broken"}},
+            ]})
+        );
         assert_eq!(body["messages"][4], json!({"role": "tool", "tool_call_id": "c2", "content": "error: bad arguments"}));
-        assert_eq!(body["tools"], json!([{"type": "function", "function": {"name": "read", "description": "Reads", "parameters": {"type": "object"}}}]));
+        assert_eq!(
+            body["tools"],
+            json!([{"type": "function", "function": {"name": "read", "description": "Reads", "parameters": {"type": "object"}}}])
+        );
     }
 
     #[test]

@@ -10,9 +10,7 @@ mod toolchat;
 
 use std::time::Duration;
 
-use modlearn_propose::{
-    CompletionRequest, Message, ModelRef, PriceTable, Proposer, ProviderSettings, RetryPolicy, Role, http_proposer,
-};
+use modlearn_propose::{CompletionRequest, Message, ModelRef, PriceTable, Proposer, ProviderSettings, RetryPolicy, Role, http_proposer};
 
 /// A key that must never show up in anything modlearn prints.
 const KEY: &str = "sk-test-7f3a9c1e-DO-NOT-PRINT";

@@ -17,7 +17,14 @@ fn assert_redacted(outputs: &[String]) {
 async fn echoed_keys_are_redacted_everywhere() {
     let server = TestServer::start().await;
     let echo = format!(r#"{{"error": {{"message": "Incorrect API key provided: {KEY} (Authorization: Bearer {KEY})"}}}}"#);
-    server.script("gpt-a", vec![Reply::status(500).body(echo.clone()), Reply::status(200).body(format!("<html>proxy saw {KEY}</html>")), Reply::status(401).body(echo)]);
+    server.script(
+        "gpt-a",
+        vec![
+            Reply::status(500).body(echo.clone()),
+            Reply::status(200).body(format!("<html>proxy saw {KEY}</html>")),
+            Reply::status(401).body(echo),
+        ],
+    );
     server.script("claude-a", vec![Reply::status(403).body(format!("forbidden for x-api-key {KEY}"))]);
 
     let mut outputs = Vec::new();

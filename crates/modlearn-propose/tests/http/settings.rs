@@ -47,7 +47,10 @@ fn a_bad_base_url_is_a_configuration_error() {
 #[test]
 fn local_models_are_not_http() {
     let model = ModelRef::parse("local:smollm2-135m").unwrap();
-    assert_eq!(message(http_proposer(&model, ProviderSettings::default()).map(|_| ())), "`local:smollm2-135m` runs in-process, not over HTTP");
+    assert_eq!(
+        message(http_proposer(&model, ProviderSettings::default()).map(|_| ())),
+        "`local:smollm2-135m` runs in-process, not over HTTP"
+    );
     let openai = ModelRef::parse("openai:gpt-4.1").unwrap();
     assert!(message(http_proposer(&openai, ProviderSettings::default()).map(|_| ())).contains("OPENAI_API_KEY"));
 }

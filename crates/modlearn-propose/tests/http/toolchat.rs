@@ -4,8 +4,8 @@ use std::sync::Arc;
 
 use modlearn_propose::toolchat::{ChatMessage, ToolChat, TurnRequest};
 use modlearn_propose::{
-    AgentEnd, AgentLimits, AgentProposer, CachedToolChat, ModelRef, ProposeError, ResponseCache, TranscriptEntry, Workspace, agent::agent_tools,
-    http_tool_chat,
+    AgentEnd, AgentLimits, AgentProposer, CachedToolChat, ModelRef, ProposeError, ResponseCache, TranscriptEntry, Workspace,
+    agent::agent_tools, http_tool_chat,
 };
 use modlearn_testserver::{Reply, TestServer};
 use serde_json::json;
@@ -59,12 +59,18 @@ async fn a_turn_round_trips_tool_calls_on_both_apis() {
 #[tokio::test]
 async fn the_agent_reads_searches_and_writes_and_the_session_is_cached() {
     let server = TestServer::start().await;
-    server.session("*", vec![
-        Reply::tool_call("list", json!({})),
-        Reply::tool_calls(vec![("read".into(), json!({"path": "proposer-guide.md"})), ("read".into(), json!({"path": "../etc/passwd"}))]),
-        Reply::tool_call("search", json!({"pattern": "rewrite-\\w+", "regex": true})),
-        Reply::tool_call("write_candidate", json!({"source": SOURCE})),
-    ]);
+    server.session(
+        "*",
+        vec![
+            Reply::tool_call("list", json!({})),
+            Reply::tool_calls(vec![
+                ("read".into(), json!({"path": "proposer-guide.md"})),
+                ("read".into(), json!({"path": "../etc/passwd"})),
+            ]),
+            Reply::tool_call("search", json!({"pattern": "rewrite-\\w+", "regex": true})),
+            Reply::tool_call("write_candidate", json!({"source": SOURCE})),
+        ],
+    );
     let dir = run_dir();
     let cache = tempfile::tempdir().unwrap();
     for model in ["openai:gpt-4.1", "anthropic:claude-sonnet-4-5"] {
@@ -123,7 +129,10 @@ async fn a_session_that_never_writes_ends_at_the_step_bound_and_a_bad_key_stops_
     assert_eq!(server.requests()[2].prompt_text().lines().last(), Some(reminder));
     assert_eq!(server.request_count(), 3);
     let transcript = session.transcript_jsonl();
-    assert!(transcript.lines().next().unwrap().contains("\"failure\":\"the agent did not call `write_candidate` within 3 steps\""), "{transcript}");
+    assert!(
+        transcript.lines().next().unwrap().contains("\"failure\":\"the agent did not call `write_candidate` within 3 steps\""),
+        "{transcript}"
+    );
 
     // The budget stops a session after the turn that spent it.
     server.clear_requests();

@@ -173,12 +173,8 @@ mod tests {
 
     #[test]
     fn explicit_maximum_caps_bars_and_bad_values_draw_empty() {
-        let svg = BarChart::new("Rate")
-            .max(1.0)
-            .bar(Bar::new("over", 3.0))
-            .bar(Bar::new("nan", f64::NAN))
-            .bar(Bar::new("neg", -1.0))
-            .render();
+        let svg =
+            BarChart::new("Rate").max(1.0).bar(Bar::new("over", 3.0)).bar(Bar::new("nan", f64::NAN)).bar(Bar::new("neg", -1.0)).render();
         assert_eq!(svg.as_str().matches("width=\"0\"").count(), 2, "{svg}");
         assert!(!svg.as_str().contains("NaN\""), "no NaN coordinates: {svg}");
     }

@@ -56,8 +56,7 @@ impl Color {
         }
         let value = value.clamp(0.0, 1.0);
         let mid = Color::rgb(0xf7, 0xf1, 0xc4);
-        let (from, to, t) =
-            if value < 0.5 { (Self::FAIL, mid, value * 2.0) } else { (mid, Self::PASS, (value - 0.5) * 2.0) };
+        let (from, to, t) = if value < 0.5 { (Self::FAIL, mid, value * 2.0) } else { (mid, Self::PASS, (value - 0.5) * 2.0) };
         let mix = |a: u8, b: u8| (f64::from(a) + (f64::from(b) - f64::from(a)) * t).round() as u8;
         Self::rgb(mix(from.r, to.r), mix(from.g, to.g), mix(from.b, to.b))
     }

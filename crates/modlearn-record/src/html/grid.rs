@@ -180,11 +180,7 @@ impl HeatMap {
                     }
                 };
                 let x = left + column as f64 * (CELL + GAP);
-                let tooltip = if cell.tooltip.is_empty() {
-                    format!("{label} × {}", self.columns[column])
-                } else {
-                    cell.tooltip.clone()
-                };
+                let tooltip = if cell.tooltip.is_empty() { format!("{label} × {}", self.columns[column]) } else { cell.tooltip.clone() };
                 svg.push_str(&format!(
                     "<g><title>{tooltip}</title><rect x=\"{x}\" y=\"{y}\" width=\"{c}\" height=\"{c}\" fill=\"{fill}\"/>",
                     tooltip = escape(&tooltip),

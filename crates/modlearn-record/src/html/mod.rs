@@ -40,7 +40,13 @@ pub use series::{LineChart, Series};
 fn coord(value: f64) -> String {
     let rounded = (value * 10.0).round() / 10.0;
     // `-0.0` would print as "-0.0"; SVG accepts it but snapshots should not churn.
-    if rounded == 0.0 { "0".to_string() } else if rounded.fract() == 0.0 { format!("{rounded:.0}") } else { format!("{rounded:.1}") }
+    if rounded == 0.0 {
+        "0".to_string()
+    } else if rounded.fract() == 0.0 {
+        format!("{rounded:.0}")
+    } else {
+        format!("{rounded:.1}")
+    }
 }
 
 /// Approximate pixel width of `text` in the pages' 12px sans-serif font;

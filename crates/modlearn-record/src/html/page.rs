@@ -87,11 +87,7 @@ pub struct Table {
 impl Table {
     /// A table with these column headers (all empty: no header row).
     pub fn new<S: AsRef<str>>(headers: &[S]) -> Self {
-        Self {
-            headers: headers.iter().map(|h| h.as_ref().to_string()).collect(),
-            numeric: vec![false; headers.len()],
-            rows: Vec::new(),
-        }
+        Self { headers: headers.iter().map(|h| h.as_ref().to_string()).collect(), numeric: vec![false; headers.len()], rows: Vec::new() }
     }
 
     /// Right-aligns column `index` (numbers line up by their last digit).

@@ -22,10 +22,7 @@ fn ticks(min: f64, max: f64) -> Vec<f64> {
     let step = [1.0, 2.0, 5.0, 10.0].iter().map(|m| m * magnitude).find(|s| *s >= raw).unwrap_or(10.0 * magnitude);
     let first = (min / step).ceil();
     // Multiplying (not adding) and rounding keeps 0.6 from printing as 0.6000000000000001.
-    (0..)
-        .map(|i| ((first + f64::from(i)) * step * 1e9).round() / 1e9)
-        .take_while(|value| *value <= max + step * 1e-9)
-        .collect()
+    (0..).map(|i| ((first + f64::from(i)) * step * 1e9).round() / 1e9).take_while(|value| *value <= max + step * 1e-9).collect()
 }
 
 /// A named line: one value per x position, `None` where it has no value
@@ -159,10 +156,7 @@ impl LineChart {
             let mut segment: Vec<String> = Vec::new();
             let flush = |segment: &mut Vec<String>, svg: &mut String| {
                 if segment.len() > 1 {
-                    svg.push_str(&format!(
-                        "<polyline fill=\"none\" stroke-width=\"2\" points=\"{}\"/>",
-                        segment.join(" ")
-                    ));
+                    svg.push_str(&format!("<polyline fill=\"none\" stroke-width=\"2\" points=\"{}\"/>", segment.join(" ")));
                 }
                 segment.clear();
             };

@@ -9,10 +9,7 @@ use crate::crate_relative;
 /// The error as the CLI shows it, followed by the warnings; or the warnings of a spec that loads.
 fn render(result: &Result<LoadedSpec, SpecError>) -> String {
     let (mut rendered, warnings) = match result {
-        Ok(loaded) => (
-            format!("loaded `{}`", loaded.path.display()),
-            &loaded.warnings,
-        ),
+        Ok(loaded) => (format!("loaded `{}`", loaded.path.display()), &loaded.warnings),
         Err(error) => (error.to_string(), &error.warnings),
     };
     for warning in warnings {
@@ -41,15 +38,9 @@ fn unreadable_file_names_the_file() {
 #[test]
 fn problems_are_data() {
     let error = load_spec(Path::new("tests/bad-specs/missing-tool-name.json")).unwrap_err();
-    assert_eq!(
-        error.path,
-        Path::new("tests/bad-specs/missing-tool-name.json")
-    );
+    assert_eq!(error.path, Path::new("tests/bad-specs/missing-tool-name.json"));
     let problem = &error.problems[0];
-    assert_eq!(
-        problem.path.as_deref(),
-        Some("evaluation.scenarios[1].assertions[0].toolName")
-    );
+    assert_eq!(problem.path.as_deref(), Some("evaluation.scenarios[1].assertions[0].toolName"));
     assert_eq!(problem.message, "missing field");
     assert_eq!((problem.line, problem.column), (Some(14), Some(11)));
     // The misspelt key beside it is an error too, naming the field it most likely means.

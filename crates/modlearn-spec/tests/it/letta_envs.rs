@@ -1,8 +1,6 @@
 //! Letta Code's env files load unchanged and survive a round trip.
 
-use modlearn_spec::{
-    Assertion, OutputFormat, ScenarioSpec, load_spec, parse_spec, resolve_scenarios, spec_slug,
-};
+use modlearn_spec::{Assertion, OutputFormat, ScenarioSpec, load_spec, parse_spec, resolve_scenarios, spec_slug};
 
 use crate::write_spec;
 
@@ -182,30 +180,14 @@ fn uv_pip_env_loads_unchanged() {
     let Assertion::TurnStartInjectsMessage(reminder) = &scenarios[1].assertions[0] else {
         panic!("expected turn_start_injects_message");
     };
-    assert_eq!(
-        reminder.contains.as_ref().unwrap().items(),
-        ["uv pip install"]
-    );
+    assert_eq!(reminder.contains.as_ref().unwrap().items(), ["uv pip install"]);
     assert_eq!(reminder.not_contains.as_ref().unwrap().items(), ["pip3"]);
     assert_eq!(reminder.role.as_deref(), Some("user"));
 
     let resolved = resolve_scenarios(&loaded.spec);
-    assert!(
-        resolved
-            .iter()
-            .all(|scenario| scenario.prompt_to_run().is_none())
-    );
-    assert_eq!(
-        resolved
-            .iter()
-            .map(|scenario| scenario.max_score())
-            .sum::<usize>(),
-        11
-    );
-    let tools: Vec<_> = resolved
-        .iter()
-        .flat_map(|scenario| scenario.assertions.iter().filter_map(Assertion::tool_name))
-        .collect();
+    assert!(resolved.iter().all(|scenario| scenario.prompt_to_run().is_none()));
+    assert_eq!(resolved.iter().map(|scenario| scenario.max_score()).sum::<usize>(), 11);
+    let tools: Vec<_> = resolved.iter().flat_map(|scenario| scenario.assertions.iter().filter_map(Assertion::tool_name)).collect();
     assert_eq!(tools, ["Bash"; 9]);
 }
 
@@ -220,27 +202,12 @@ fn prompt_env_loads_unchanged() {
     assert_eq!(evaluation.forbidden_trace_markers.len(), 4);
     let resolved = resolve_scenarios(&loaded.spec);
     assert_eq!(resolved[0].dir_name, "001-happy-path");
-    assert_eq!(
-        resolved[0].memory_files.keys().collect::<Vec<_>>(),
-        ["reference/hello.md"]
-    );
+    assert_eq!(resolved[0].memory_files.keys().collect::<Vec<_>>(), ["reference/hello.md"]);
     // Both scenarios have their own prompt; the top-level one would only fill in a missing one.
-    assert_eq!(
-        resolved[1].prompt_to_run(),
-        Some("What is 2 + 2? Do not call any tool.")
-    );
+    assert_eq!(resolved[1].prompt_to_run(), Some("What is 2 + 2? Do not call any tool."));
     assert_eq!(resolved[1].forbidden_trace_markers.len(), 5);
-    assert_eq!(
-        resolved[1].forbidden_trace_markers[4],
-        "\"tool_name\":\"hello\""
-    );
-    assert_eq!(
-        resolved
-            .iter()
-            .map(|scenario| scenario.max_score())
-            .sum::<usize>(),
-        14
-    );
+    assert_eq!(resolved[1].forbidden_trace_markers[4], "\"tool_name\":\"hello\"");
+    assert_eq!(resolved.iter().map(|scenario| scenario.max_score()).sum::<usize>(), 14);
 }
 
 #[test]
@@ -264,25 +231,21 @@ fn round_trip_keeps_meaning() {
 /// error naming the nearest known one, so a typo cannot make a spec weaker than it reads.
 #[test]
 fn unknown_fields_are_errors_with_the_nearest_name() {
-    let source = PROMPT_ENV
-        .replacen("\"name\": \"Hello tool\",", "\"name\": \"Hello tool\", \"owner\": \"me\",", 1)
-        .replacen("\"name\": \"negative-control\",", "\"name\": \"negative-control\", \"hiden\": true,", 1);
+    let source = PROMPT_ENV.replacen("\"name\": \"Hello tool\",", "\"name\": \"Hello tool\", \"owner\": \"me\",", 1).replacen(
+        "\"name\": \"negative-control\",",
+        "\"name\": \"negative-control\", \"hiden\": true,",
+        1,
+    );
     let (_dir, path) = write_spec("hello.json", &source);
     let error = load_spec(&path).unwrap_err();
-    let problems: Vec<String> = error.problems.iter().map(|problem| format!("{}: {}", problem.path.as_deref().unwrap_or("."), problem.message)).collect();
-    assert_eq!(
-        problems,
-        ["owner: unknown field", "evaluation.scenarios[1].hiden: unknown field; did you mean `hidden`?"]
-    );
+    let problems: Vec<String> =
+        error.problems.iter().map(|problem| format!("{}: {}", problem.path.as_deref().unwrap_or("."), problem.message)).collect();
+    assert_eq!(problems, ["owner: unknown field", "evaluation.scenarios[1].hiden: unknown field; did you mean `hidden`?"]);
 }
 
 #[test]
 fn hidden_is_a_modlearn_extension() {
-    let source = PROMPT_ENV.replacen(
-        "\"name\": \"negative-control\",",
-        "\"name\": \"negative-control\", \"hidden\": true,",
-        1,
-    );
+    let source = PROMPT_ENV.replacen("\"name\": \"negative-control\",", "\"name\": \"negative-control\", \"hidden\": true,", 1);
     let (_dir, path) = write_spec("hidden.json", &source);
     let loaded = load_spec(&path).unwrap();
     let scenarios: &[ScenarioSpec] = loaded.spec.evaluation.scenarios.as_deref().unwrap();
@@ -290,9 +253,5 @@ fn hidden_is_a_modlearn_extension() {
     assert!(resolve_scenarios(&loaded.spec)[1].hidden);
     let written = serde_json::to_value(&loaded.spec).unwrap();
     assert_eq!(written["evaluation"]["scenarios"][1]["hidden"], true);
-    assert!(
-        written["evaluation"]["scenarios"][0]
-            .get("hidden")
-            .is_none()
-    );
+    assert!(written["evaluation"]["scenarios"][0].get("hidden").is_none());
 }

@@ -18,7 +18,5 @@ fn write_spec(name: &str, contents: &str) -> (tempfile::TempDir, PathBuf) {
 
 /// `path` relative to this crate, which is where cargo runs tests from.
 fn crate_relative(path: &Path) -> PathBuf {
-    path.strip_prefix(env!("CARGO_MANIFEST_DIR"))
-        .unwrap_or(path)
-        .to_path_buf()
+    path.strip_prefix(env!("CARGO_MANIFEST_DIR")).unwrap_or(path).to_path_buf()
 }

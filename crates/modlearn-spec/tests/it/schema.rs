@@ -22,23 +22,11 @@ fn committed_schema_is_current() {
 fn schema_describes_the_spec() {
     let schema = modlearn_spec::json_schema();
     assert_eq!(schema["title"], "ModLearningSpec");
-    assert!(
-        schema["description"]
-            .as_str()
-            .unwrap()
-            .contains("mod-learning env")
-    );
+    assert!(schema["description"].as_str().unwrap().contains("mod-learning env"));
     let required = schema["required"].as_array().unwrap();
-    assert_eq!(
-        required,
-        &["name", "objective", "requirements", "evaluation"]
-    );
+    assert_eq!(required, &["name", "objective", "requirements", "evaluation"]);
     let assertion = &schema["$defs"]["Assertion"];
-    let tags: Vec<_> = assertion["oneOf"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|variant| variant["properties"]["type"]["const"].as_str().unwrap())
-        .collect();
+    let tags: Vec<_> =
+        assertion["oneOf"].as_array().unwrap().iter().map(|variant| variant["properties"]["type"]["const"].as_str().unwrap()).collect();
     assert_eq!(tags, modlearn_spec::Assertion::TYPE_NAMES);
 }

@@ -123,7 +123,8 @@ pub(super) fn new_state(args: &RunArgs) -> Result<(RunState, PathBuf, LoadedSpec
 pub(super) fn resume_state(dir: &Path, args: &RunArgs) -> Result<(RunState, PathBuf, LoadedSpec), CliError> {
     let state_path = dir.join("run.json");
     let text = std::fs::read_to_string(&state_path).map_err(|error| {
-        CliError::usage(format!("cannot resume `{}`: {error}", dir.display())).hint("`--resume` takes the run directory of an earlier `modlearn run`")
+        CliError::usage(format!("cannot resume `{}`: {error}", dir.display()))
+            .hint("`--resume` takes the run directory of an earlier `modlearn run`")
     })?;
     let mut state: RunState = serde_json::from_str(&text)
         .map_err(|error| CliError::usage(format!("`{}` is not a modlearn run state: {error}", state_path.display())))?;
