@@ -416,3 +416,22 @@ fn world_assertions_judge_what_a_mod_did_to_its_virtual_machine() {
     let host = context.path("").display().to_string();
     assert!(!serde_json::to_string(&report).unwrap().contains(&host), "a host path leaked into report.json");
 }
+
+#[test]
+fn an_environment_scripts_commands_and_process_env_for_child_process() {
+    // envs/release-repo beside the spec's folder: processEnv and a Bash tool's scripted commands.
+    let context = TestContext::new();
+    let spec = "tests/cli/fixtures/world-env/specs/release-reminder.json";
+    let (code, report) = eval_json(&context, "run", spec, &["tests/cli/fixtures/world-env/release-reminder.js"], &[]);
+    let attempt = &report["attempts"][0];
+    assert_eq!((code, &attempt["passed"]), (0, &Value::Bool(true)), "{attempt:#}");
+    let world = &attempt["scenarios"][0]["world"];
+    let commands: Vec<(&str, i64)> = world["commands"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|command| (command["command"].as_str().unwrap(), command["exitCode"].as_i64().unwrap()))
+        .collect();
+    assert_eq!(commands, [("git describe --tags", 0), ("git log -1 --format=%s", 0), ("git push", 128)]);
+    assert_eq!(world["envRead"][0]["name"], "RELEASE_CHANNEL");
+}

@@ -5,7 +5,7 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use modlearn_engine::WorldSeed;
+use modlearn_engine::{ScriptedCommand, WorldSeed};
 use modlearn_exercise::session::{Action, DriverPlan, EnvTool, SessionEnv, SessionPlan, ToolCall, ToolKind};
 use modlearn_exercise::{HostSettings, ScenarioPlan};
 use modlearn_judge::probe;
@@ -40,12 +40,25 @@ pub(crate) fn scenario_plan(scenario: &ResolvedScenario, eval: Option<&EvalSessi
 /// The virtual world of a scenario: its memory files in the working directory (ctx `cwd`, also
 /// `MEMORY_DIR`), and, for `child_process`, the environment's Bash tool's default output.
 fn world_seed(scenario: &ResolvedScenario, env: Option<&Env>) -> WorldSeed {
+    let bash = env.and_then(|env| env.tools.iter().find(|tool| tool.kind == EnvToolKind::Bash));
     WorldSeed {
         files: scenario.memory_files.iter().map(|(path, text)| (path.clone(), text.clone())).collect(),
-        default_output: env
-            .and_then(|env| env.tools.iter().find(|tool| tool.kind == EnvToolKind::Bash))
-            .and_then(|tool| tool.default_output.clone()),
-        ..WorldSeed::default()
+        env: env.map(|env| env.process_env.clone()).unwrap_or_default(),
+        commands: bash
+            .map(|tool| {
+                tool.commands
+                    .iter()
+                    .map(|command| ScriptedCommand {
+                        pattern: command.pattern.clone(),
+                        regex: command.regex,
+                        stdout: command.stdout.clone(),
+                        stderr: command.stderr.clone(),
+                        exit_code: command.exit_code,
+                    })
+                    .collect()
+            })
+            .unwrap_or_default(),
+        default_output: bash.and_then(|tool| tool.default_output.clone()),
     }
 }
 

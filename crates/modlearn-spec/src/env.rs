@@ -39,6 +39,10 @@ pub struct Env {
     /// The built-in tools the simulated agent has, besides the candidate's registered tools.
     #[serde(default)]
     pub tools: Vec<EnvTool>,
+    /// `process.env` of mods, over modlearn's defaults (`HOME`, `USER`, `PATH`, `MEMORY_DIR`,
+    /// `LETTA_AGENT_ID`, ...). The host's own environment never reaches a mod.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub process_env: BTreeMap<String, String>,
 }
 
 /// Which parts of the mod API a host surface offers (Letta's capability matrices).
@@ -111,6 +115,31 @@ pub struct EnvTool {
     /// What a `bash` tool returns when the script step gives no `output`; empty when unset.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub default_output: Option<String>,
+    /// Scripted answers of a `bash` tool, first match first: what a mod's `node:child_process`
+    /// gets for these commands (before the built-in git answers and `defaultOutput`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub commands: Vec<EnvCommand>,
+}
+
+/// One scripted command answer of a `bash` tool. Nothing runs: the answer is all there is.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct EnvCommand {
+    /// The command line, compared exactly (surrounding spaces aside), or a regular expression
+    /// (JavaScript syntax) when `regex` is true.
+    pub pattern: String,
+    /// Whether `pattern` is a regular expression.
+    #[serde(default)]
+    pub regex: bool,
+    /// What the command prints.
+    #[serde(default)]
+    pub stdout: String,
+    /// What it prints on standard error.
+    #[serde(default)]
+    pub stderr: String,
+    /// Its exit status; 0 when unset.
+    #[serde(default)]
+    pub exit_code: i32,
 }
 
 /// How an environment tool is simulated. Nothing is ever executed on the host.
@@ -314,6 +343,26 @@ fn check(env: &Env, folder: Option<&str>) -> Vec<(JsonPath, String)> {
         }
         if tool.default_output.is_some() && tool.kind != EnvToolKind::Bash {
             problems.push((path.key("defaultOutput"), "only `bash` tools have a default output".to_owned()));
+        }
+        if !tool.commands.is_empty() && tool.kind != EnvToolKind::Bash {
+            problems.push((path.key("commands"), "only `bash` tools have scripted commands".to_owned()));
+        }
+        for (at, command) in tool.commands.iter().enumerate() {
+            let path = path.key("commands").index(at);
+            if command.pattern.trim().is_empty() {
+                problems.push((path.key("pattern"), "must not be empty".to_owned()));
+            } else if command.regex
+                && let Err(error) = regex::Regex::new(&command.pattern)
+            {
+                // The regex crate's message spans lines (the pattern, a caret, the reason): keep the reason.
+                let reason = error.to_string().lines().last().unwrap_or_default().trim().to_owned();
+                problems.push((path.key("pattern"), format!("is not a valid regular expression: {reason}")));
+            }
+        }
+    }
+    for name in env.process_env.keys() {
+        if name.is_empty() || name.contains('=') || name.contains('\0') {
+            problems.push((root.key("processEnv").key(name), "is not a valid environment variable name".to_owned()));
         }
     }
     problems
