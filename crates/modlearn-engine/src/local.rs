@@ -33,6 +33,11 @@ pub(crate) struct Booted {
 }
 
 impl Booted {
+    /// A full collection of the engine's heap.
+    pub(crate) fn collect_garbage(&mut self) {
+        self.runtime.v8_isolate().low_memory_notification();
+    }
+
     pub(crate) fn new(memory_limit: usize) -> Result<Booted, EngineError> {
         let loader = Rc::new(SandboxLoader::new());
         let create_params = v8::CreateParams::default().heap_limits(0, memory_limit);

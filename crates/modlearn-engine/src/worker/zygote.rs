@@ -25,6 +25,11 @@ pub(crate) fn run(control: OwnedFd, memory_limit: usize) -> ! {
             std::process::exit(3);
         }
     };
+    // Collect once now: a child then starts far from its next collection, which would write to
+    // (and so copy) nearly every page of the heap it shares with this template.
+    if let Some(booted) = booted.as_mut() {
+        booted.collect_garbage();
+    }
     if thread_count() != Some(1) {
         // fork() copies only the calling thread: a template with others could hand children held locks.
         let message = "the engine template started threads of its own; it cannot be forked safely".to_owned();
