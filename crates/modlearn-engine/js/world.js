@@ -5,7 +5,7 @@
 // `world`) and reads the log back through the snapshot.
 
 import { clock } from "./platform.js";
-import { utf8Decode, utf8Encode } from "./web/encoding.js";
+import { byteLength, utf8Decode, utf8Encode } from "./web/encoding.js";
 
 /** The fixed facts of the virtual machine (documented in ARCHITECTURE.md). */
 export const MACHINE = Object.freeze({
@@ -21,6 +21,12 @@ export const MACHINE = Object.freeze({
 const EFFECTS_LIMIT = 1000;
 /** The longest string an effect keeps (a command line, a path, a URL): a hostile mod's 10 MB command stays small. */
 const EFFECT_TEXT_LIMIT = 2048;
+
+// What the snapshot is built with, taken before any mod runs: typed-array and
+// Object.prototype methods are a mod's to replace (Letta's globals are shared).
+const { create, entries } = Object;
+const { apply } = Reflect;
+const typedSubarray = Object.getPrototypeOf(Uint8Array.prototype).subarray;
 /** Per written file, and over all written files, the text the snapshot carries. */
 const WRITTEN_TEXT_LIMIT = 64 * 1024;
 const WRITTEN_TOTAL_LIMIT = 512 * 1024;
@@ -53,8 +59,17 @@ export function recordEffect(effect) {
     world.effectsDropped++;
     return;
   }
-  const kept = { at: clock.now };
-  for (const [key, value] of Object.entries(effect)) kept[key] = typeof value === "string" ? cutText(value, EFFECT_TEXT_LIMIT) : value;
+  // No prototype: a setter a mod put on Object.prototype must not rewrite what is kept.
+  const kept = create(null);
+  kept.at = clock.now;
+  for (const [key, value] of entries(effect)) {
+    if (typeof value !== "string" || value.length <= EFFECT_TEXT_LIMIT) {
+      kept[key] = value;
+    } else {
+      kept[key] = cutText(value, EFFECT_TEXT_LIMIT);
+      kept.cut = true;
+    }
+  }
   world.effects.push(kept);
 }
 
@@ -184,7 +199,7 @@ export function simulateCommand(command, via) {
  * caps are only counted).
  */
 export function worldSnapshot() {
-  const files = {};
+  const files = create(null);
   let kept = 0;
   let budget = WRITTEN_TOTAL_LIMIT;
   let dropped = 0;
@@ -195,10 +210,12 @@ export function worldSnapshot() {
       dropped++;
       continue;
     }
-    const shown = node.data.subarray(0, Math.min(WRITTEN_TEXT_LIMIT, budget));
-    budget -= shown.length;
+    const size = byteLength(node.data);
+    const shown = apply(typedSubarray, node.data, [0, Math.min(WRITTEN_TEXT_LIMIT, budget)]);
+    const shownSize = byteLength(shown);
+    budget -= shownSize;
     kept++;
-    files[path] = { bytes: node.data.length, text: utf8Decode(shown), truncated: shown.length < node.data.length };
+    files[path] = { bytes: size, text: utf8Decode(shown), truncated: shownSize < size };
   }
   return {
     cwd: world.cwd,
@@ -207,5 +224,6 @@ export function worldSnapshot() {
     effectsDropped: world.effectsDropped,
     writtenFiles: files,
     writtenFilesDropped: dropped,
+    timersPending: clock.timers.size,
   };
 }

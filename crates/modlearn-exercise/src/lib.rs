@@ -184,12 +184,17 @@ fn run_scenario(
         observations.push(observe(engine, probe, at_load.as_ref())?);
     }
     let snapshot = engine.snapshot()?;
-    for (probe, observation) in plan.probes.iter().zip(&mut observations[first..]) {
-        if matches!(probe, Probe::EndSnapshot) {
-            *observation = Observation::Snapshot { snapshot: snapshot.clone() };
+    engine.dispose()?;
+    if plan.probes.iter().any(|probe| matches!(probe, Probe::EndSnapshot)) {
+        // The world as the scenario left it, dispose included: a command a disposer runs counts,
+        // and timers still pending are in it (what they would do later cannot be judged).
+        let end = engine.snapshot()?;
+        for (probe, observation) in plan.probes.iter().zip(&mut observations[first..]) {
+            if matches!(probe, Probe::EndSnapshot) {
+                *observation = Observation::Snapshot { snapshot: end.clone() };
+            }
         }
     }
-    engine.dispose()?;
     if let Some(plan) = &plan.session {
         // A fresh load, as Letta's headless run is a process of its own.
         engine.new_generation()?;

@@ -46,6 +46,11 @@ pub(crate) fn commands(world: &WorldState) -> impl Iterator<Item = (&str, &str)>
     })
 }
 
+/// How many command lines the log keeps only the start of.
+pub(crate) fn cut_commands(world: &WorldState) -> usize {
+    world.effects.iter().filter(|effect| matches!(effect, Effect::Command { cut: true, .. })).count()
+}
+
 /// The brief of `worlds` (the scenario's probes, then its session's), distinct and capped.
 pub fn world_summary(worlds: &[&WorldState]) -> WorldSummary {
     let mut summary = WorldSummary::default();

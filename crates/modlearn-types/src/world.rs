@@ -39,6 +39,9 @@ pub enum Effect {
         /// The simulated exit code.
         #[serde(rename = "exitCode")]
         exit_code: i32,
+        /// The command line was longer than the log keeps, so `command` is its start only.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        cut: bool,
     },
     /// An environment variable read (`*` for an enumeration of `process.env`).
     EnvRead {
@@ -97,6 +100,9 @@ pub struct WorldState {
     /// Files written past the caps: counted, not kept.
     #[serde(default)]
     pub written_files_dropped: usize,
+    /// Timers still scheduled when the world was read (after dispose: timers the mod left).
+    #[serde(default)]
+    pub timers_pending: usize,
 }
 
 /// A file as the mod left it.

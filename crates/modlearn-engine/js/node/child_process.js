@@ -8,8 +8,12 @@ import { simulateCommand } from "../world.js";
 
 const kCustomPromisify = Symbol.for("nodejs.util.promisify.custom");
 
+// Taken before any mod runs: String.prototype is a mod's to change, and the
+// command line recorded here is what runs_command judges.
+const replace = String.prototype.replace;
+
 function quote(arg) {
-  return /^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${String(arg).replace(/'/g, "'\\''")}'`;
+  return /^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${Reflect.apply(replace, String(arg), [/'/g, "'\\''"])}'`;
 }
 
 function commandLine(file, args) {

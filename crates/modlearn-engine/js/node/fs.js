@@ -95,7 +95,7 @@ function toData(data, encoding) {
 }
 
 /** Runs `fn` and records its effect; `facts` (which `fn` may fill, e.g. `bytes`) go into the record. */
-function guarded(kind, path, fn, facts = {}) {
+function guarded(kind, path, fn, facts = Object.create(null)) {
   try {
     const result = fn();
     recordEffect({ kind, path, ok: true, ...facts });
@@ -110,7 +110,7 @@ function writeData(path, data, options, append) {
   const { shown, absolute } = locate(path);
   const encoding = encodingOf(options);
   const flag = typeof options === "object" && options !== null ? options.flag : undefined;
-  const facts = {};
+  const facts = Object.create(null);
   return guarded(append ? "file_append" : "file_write", absolute, () => {
     checkParents(absolute, "open", shown);
     const existing = world.nodes.get(absolute);
@@ -397,7 +397,7 @@ export function renameSync(from, to) {
 export function copyFileSync(from, to, mode = 0) {
   const source = locate(from, "src");
   const target = locate(to, "dest");
-  const facts = {};
+  const facts = Object.create(null);
   guarded("file_write", target.absolute, () => {
     const node = world.nodes.get(source.absolute);
     if (!node) throw fsError("ENOENT", "copyfile", source.shown, target.shown);

@@ -37,6 +37,19 @@ export function utf8Encode(input) {
  * Decodes UTF-8 with the WHATWG error handling (maximal subparts become
  * U+FFFD). Returns null on the first error when `fatal`.
  */
+// Captured before any mod runs: a typed array's `length` comes from a prototype a mod can change.
+const typedLength = Object.getOwnPropertyDescriptor(Object.getPrototypeOf(Uint8Array.prototype), "length").get;
+const { apply } = Reflect;
+
+/** The length of `bytes`, from the engine's own getter when it is a typed array. */
+export function byteLength(bytes) {
+  try {
+    return apply(typedLength, bytes, []);
+  } catch {
+    return bytes.length;
+  }
+}
+
 export function utf8Decode(bytes, fatal = false) {
   let out = "";
   const chunk = [];
@@ -45,7 +58,7 @@ export function utf8Decode(bytes, fatal = false) {
     chunk.length = 0;
   };
   let i = 0;
-  const len = bytes.length;
+  const len = byteLength(bytes);
   while (i < len) {
     const b = bytes[i];
     let cp = -1;

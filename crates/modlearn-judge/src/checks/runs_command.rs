@@ -6,7 +6,7 @@ use modlearn_types::{Observation, Probe, bound};
 use serde_json::json;
 
 use crate::check::{Judged, unexpected};
-use crate::world::commands;
+use crate::world::{commands, cut_commands};
 
 /// How many commands a message lists, and how much of each.
 const LISTED: usize = 10;
@@ -43,6 +43,22 @@ pub(crate) fn judge(assertion: &RunsCommand, observation: &Observation) -> Judge
             let message = format!(
                 "{} effects were past the log's cap, so a command that {how} {pattern:?} may have gone unseen; {}",
                 world.effects_dropped,
+                listed(&ran)
+            );
+            (false, message, details)
+        }
+        (None, true) if cut_commands(world) > 0 => {
+            let message = format!(
+                "{} command line(s) were longer than the log keeps, so a part that {how} {pattern:?} may have gone unseen; {}",
+                cut_commands(world),
+                listed(&ran)
+            );
+            (false, message, details)
+        }
+        (None, true) if world.timers_pending > 0 => {
+            let message = format!(
+                "the mod left {} timer(s) running after dispose, and a command they run later cannot be checked; {}",
+                world.timers_pending,
                 listed(&ran)
             );
             (false, message, details)
