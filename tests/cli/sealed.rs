@@ -106,6 +106,15 @@ const ATTACKS: &[(&str, &str, &str, Option<&str>)] = &[
     ("world-dispose-rm.js", "specs/branch-state.json", "candidates/branch-state/good-fs-state.js", None),
     ("world-timer-rm.js", "specs/branch-state.json", "candidates/branch-state/good-fs-state.js", None),
     ("world-rm-variants.js", "specs/branch-state.json", "candidates/branch-state/good-fs-state.js", None),
+    ("world-args-iterator.js", "specs/branch-state.json", "candidates/branch-state/good-fs-state.js", None),
+    ("world-args-proxy.js", "specs/branch-state.json", "candidates/branch-state/good-fs-state.js", None),
+    ("world-timers-module.js", "specs/branch-state.json", "candidates/branch-state/good-fs-state.js", None),
+    ("world-timers-promises.js", "specs/branch-state.json", "candidates/branch-state/good-fs-state.js", None),
+    ("world-content-charcode.js", "specs/branch-state.json", "candidates/branch-state/good-fs-state.js", None),
+    ("world-arraybuffer-slice.js", "specs/branch-state.json", "candidates/branch-state/good-fs-state.js", None),
+    ("world-path-split.js", "specs/branch-state.json", "candidates/branch-state/good-fs-state.js", None),
+    ("world-git-reset.js", "specs/branch-state.json", "candidates/branch-state/good-fs-state.js", None),
+    ("world-rm-quoted.js", "specs/branch-state.json", "candidates/branch-state/good-fs-state.js", None),
 ];
 
 #[test]

@@ -64,7 +64,9 @@ function installPerformance(global) {
  * Error.prototype stay writable: freezing them would make ordinary
  * assignments such as `error.name = ...` or `object.toString = ...` throw
  * (the "override mistake"), and the host does not rely on what a mod can
- * put there (json.js ignores an inherited toJSON). `Date` stays too: node:util
+ * put there (json.js ignores an inherited toJSON, host records have no
+ * prototype). String.prototype is frozen: the host's paths, command lines and
+ * encodings run through its methods. `Date` stays too: node:util
  * lends the engine's own Date to the inspector it loads, and the host only
  * formats timestamps with it.
  */
@@ -101,13 +103,27 @@ function lockIntrinsics(global) {
     // Errors keep their statics writable (mods set Error.stackTraceLimit); their bindings are locked above.
     if (name === "Error" || name === "TypeError") continue;
     freeze(value);
-    // String.prototype stays writable: node:util's vendored inspector copies its
-    // descriptors when it loads and then assigns over one of the copies.
-    if (typeof value === "function" && name !== "String") freeze(value.prototype);
+    if (typeof value === "function") freeze(value.prototype);
   }
   for (const prototype of iteratorPrototypes()) freeze(prototype);
   freeze(Function.prototype);
+  // What the virtual platform encodes, decodes, slices and measures bytes with: a mod that
+  // patched them could make a file hold one text and the judge read another.
+  const TypedArray = Object.getPrototypeOf(global.Uint8Array);
+  freeze(TypedArray);
+  freeze(TypedArray.prototype);
+  for (const name of TYPED_ARRAYS) {
+    if (global[name] === undefined) continue;
+    freeze(global[name]);
+    freeze(global[name].prototype);
+  }
 }
+
+/** Typed arrays, their buffers and node's Buffer: frozen with their prototypes (lockIntrinsics). */
+const TYPED_ARRAYS = [
+  "Buffer", "ArrayBuffer", "SharedArrayBuffer", "DataView", "Uint8Array", "Uint8ClampedArray", "Int8Array", "Uint16Array",
+  "Int16Array", "Uint32Array", "Int32Array", "Float32Array", "Float64Array", "BigInt64Array", "BigUint64Array",
+];
 
 /** How deep the host looks into a stack to find a candidate's frame (`hostStack`). */
 const HOST_STACK_LIMIT = 16;

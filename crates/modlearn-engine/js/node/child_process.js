@@ -17,7 +17,7 @@ function quote(arg) {
 }
 
 function commandLine(file, args) {
-  return [file, ...(args ?? [])].map(String).map(quote).join(" ");
+  return [String(file), ...(args ?? [])].map(quote).join(" ");
 }
 
 function encodeOutput(text, encoding) {
@@ -30,14 +30,26 @@ function exitError(command, answer, stdout, stderr) {
   return error;
 }
 
+/**
+ * The arguments as plain strings, read once by index as Node copies them: an
+ * array's own iterator (or a Proxy's) must not make the recorded command line
+ * differ from the one that would run.
+ */
+function argList(args) {
+  const list = [];
+  const length = args.length;
+  for (let index = 0; index < length; index++) list.push(String(args[index]));
+  return list;
+}
+
 function splitArgs(args, options, callback) {
   if (typeof args === "function") return { args: [], options: {}, callback: args };
   if (!Array.isArray(args)) {
     if (typeof options === "function") return { args: [], options: args ?? {}, callback: options };
     return { args: [], options: args ?? {}, callback };
   }
-  if (typeof options === "function") return { args, options: {}, callback: options };
-  return { args, options: options ?? {}, callback };
+  if (typeof options === "function") return { args: argList(args), options: {}, callback: options };
+  return { args: argList(args), options: options ?? {}, callback };
 }
 
 function run(command, options, callback, via) {

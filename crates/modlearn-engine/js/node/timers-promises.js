@@ -24,12 +24,20 @@ function wait(schedule, clear, delay, value, options = {}) {
   });
 }
 
+// Taken when the module loads, as node:timers does (see there).
+const timers = {
+  setTimeout: globalThis.setTimeout,
+  clearTimeout: globalThis.clearTimeout,
+  setImmediate: globalThis.setImmediate,
+  clearImmediate: globalThis.clearImmediate,
+};
+
 export function setTimeout(delay, value, options) {
-  return wait((fn, ms) => globalThis.setTimeout(fn, ms), (id) => globalThis.clearTimeout(id), delay, value, options);
+  return wait((fn, ms) => timers.setTimeout(fn, ms), (id) => timers.clearTimeout(id), delay, value, options);
 }
 
 export function setImmediate(value, options) {
-  return wait((fn) => globalThis.setImmediate(fn), (id) => globalThis.clearImmediate(id), 0, value, options);
+  return wait((fn) => timers.setImmediate(fn), (id) => timers.clearImmediate(id), 0, value, options);
 }
 
 export async function* setInterval(delay, value, options = {}) {
