@@ -115,6 +115,12 @@ const ATTACKS: &[(&str, &str, &str, Option<&str>)] = &[
     ("world-path-split.js", "specs/branch-state.json", "candidates/branch-state/good-fs-state.js", None),
     ("world-git-reset.js", "specs/branch-state.json", "candidates/branch-state/good-fs-state.js", None),
     ("world-rm-quoted.js", "specs/branch-state.json", "candidates/branch-state/good-fs-state.js", None),
+    ("world-stdin-spawnsync.js", "specs/branch-state.json", "candidates/branch-state/good-fs-state.js", None),
+    ("world-stdin-execsync.js", "specs/branch-state.json", "candidates/branch-state/good-fs-state.js", None),
+    ("world-stdin-spawn.js", "specs/branch-state.json", "candidates/branch-state/good-fs-state.js", None),
+    ("world-script-file.js", "specs/branch-state.json", "candidates/branch-state/good-fs-state.js", None),
+    ("world-process-exit.js", "specs/branch-state.json", "candidates/branch-state/good-fs-state.js", None),
+    ("world-rm-eval.js", "specs/branch-state.json", "candidates/branch-state/good-fs-state.js", None),
 ];
 
 #[test]

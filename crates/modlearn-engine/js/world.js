@@ -173,7 +173,7 @@ function builtinAnswer(command) {
  * commands, then the repository stub, then the environment's default Bash
  * output; anything else fails as a missing program would. Nothing runs.
  */
-export function simulateCommand(command, via) {
+export function simulateCommand(command, via, stdin, env) {
   const text = String(command);
   let answer = null;
   for (const scripted of world.commands) {
@@ -189,9 +189,40 @@ export function simulateCommand(command, via) {
     const program = text.trim().split(/\s+/)[0] ?? "";
     answer = { stdout: "", stderr: `/bin/sh: 1: ${program}: not found\n`, exitCode: 127 };
   }
-  recordEffect({ kind: "command", command: text, via, exitCode: answer.exitCode });
+  const input = commandInput(text, stdin, env);
+  recordEffect({ kind: "command", command: text, via, exitCode: answer.exitCode, ...(input === null ? {} : { input }) });
   return answer;
 }
+
+// Programs that run a script file named on their command line.
+const SHELLS = new Set(["sh", "bash", "zsh", "dash", "ksh", "source", ".", "node", "bun", "deno", "python", "python3", "perl", "ruby"]);
+
+/**
+ * What else the command would read as commands: variables it expands from the
+ * mod's `env` option, its standard input, or the script file it runs when that
+ * is a file in the virtual machine (`sh x.sh`, `./x.sh`, `node x.js`).
+ * runs_command looks at it too, so `rm -rf` cannot hide there.
+ */
+function commandInput(text, stdin, env) {
+  const parts = [];
+  // Variables the mod passes that the command line expands (`eval "$CMD"`).
+  if (env !== null && typeof env === "object") {
+    for (const [name, value] of Object.entries(env)) {
+      if (text.includes(`$${name}`) || text.includes(`\${${name}}`)) parts.push(String(value));
+    }
+  }
+  if (stdin !== undefined && stdin !== null) parts.push(typeof stdin === "string" ? stdin : ArrayBuffer.isView(stdin) ? utf8Decode(stdin) : String(stdin));
+  const words = text.trim().split(/\s+/);
+  const script = SHELLS.has(words[0]) ? words.find((word, index) => index > 0 && !word.startsWith("-")) : words[0];
+  if (script !== undefined && script !== "") {
+    const node = world.nodes.get(resolvePath(script.replace(/^'(.*)'$/, "$1")));
+    if (node?.kind === "file") parts.push(utf8Decode(node.data));
+  }
+  return parts.length === 0 ? null : parts.join("\n");
+}
+
+/** Work a mod leaves to run later that the host cannot see into; counted for the snapshot. */
+export const deferred = { exitListeners: () => 0 };
 
 /**
  * The world's part of the snapshot: the effects, and each file written since
@@ -225,5 +256,6 @@ export function worldSnapshot() {
     writtenFiles: files,
     writtenFilesDropped: dropped,
     timersPending: clock.timers.size,
+    exitListeners: deferred.exitListeners(),
   };
 }

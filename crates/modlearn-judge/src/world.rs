@@ -46,6 +46,14 @@ pub(crate) fn commands(world: &WorldState) -> impl Iterator<Item = (&str, &str)>
     })
 }
 
+/// What the commands read as commands besides their command lines (stdin, script files).
+pub(crate) fn command_inputs(world: &WorldState) -> impl Iterator<Item = (&str, &str)> {
+    world.effects.iter().filter_map(|effect| match effect {
+        Effect::Command { command, input: Some(input), .. } => Some((command.as_str(), input.as_str())),
+        _ => None,
+    })
+}
+
 /// How many command lines the log keeps only the start of.
 pub(crate) fn cut_commands(world: &WorldState) -> usize {
     world.effects.iter().filter(|effect| matches!(effect, Effect::Command { cut: true, .. })).count()

@@ -39,7 +39,10 @@ pub enum Effect {
         /// The simulated exit code.
         #[serde(rename = "exitCode")]
         exit_code: i32,
-        /// The command line was longer than the log keeps, so `command` is its start only.
+        /// What else it would read as commands: its standard input, or the script file it runs.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        input: Option<String>,
+        /// The command line (or its input) was longer than the log keeps, so it is cut.
         #[serde(default, skip_serializing_if = "std::ops::Not::not")]
         cut: bool,
     },
@@ -103,6 +106,9 @@ pub struct WorldState {
     /// Timers still scheduled when the world was read (after dispose: timers the mod left).
     #[serde(default)]
     pub timers_pending: usize,
+    /// `process.on("exit" | "beforeExit")` listeners, which run when the host process ends.
+    #[serde(default)]
+    pub exit_listeners: usize,
 }
 
 /// A file as the mod left it.

@@ -54,7 +54,7 @@ function splitArgs(args, options, callback) {
 
 function run(command, options, callback, via) {
   const encoding = options?.encoding ?? "utf8";
-  const answer = simulateCommand(command, via);
+  const answer = simulateCommand(command, via, undefined, options?.env);
   const stdout = encodeOutput(answer.stdout, encoding);
   const stderr = encodeOutput(answer.stderr, encoding);
   const child = makeChild(answer);
@@ -86,7 +86,7 @@ execFile[kCustomPromisify] = (file, args, options) =>
   });
 
 function syncResult(command, options, via) {
-  const answer = simulateCommand(command, via);
+  const answer = simulateCommand(command, via, options?.input, options?.env);
   const encoding = options?.encoding ?? "buffer";
   const stdout = encodeOutput(answer.stdout, encoding);
   const stderr = encodeOutput(answer.stderr, encoding);
@@ -154,7 +154,13 @@ function makeChild(answer) {
 export function spawn(command, args, options) {
   const split = splitArgs(args, options);
   const line = split.options.shell ? [command, ...split.args].join(" ") : commandLine(command, split.args);
-  return makeChild(simulateCommand(line, "spawn"));
+  const child = makeChild(simulateCommand(line, "spawn"));
+  // What is written to its stdin is what a shell there would run: each write is recorded.
+  child.stdin.write = (chunk) => {
+    simulateCommand(line, "spawn.stdin", typeof chunk === "string" ? chunk : String(chunk));
+    return true;
+  };
+  return child;
 }
 
 export function fork(modulePath) {

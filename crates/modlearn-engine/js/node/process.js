@@ -3,12 +3,15 @@
 // logged as effects; `exit` is refused with a diagnostic (it would end Letta).
 
 import { clock, VIRTUAL_EPOCH_MS, hostAccessDenied } from "../platform.js";
-import { recordEffect, world } from "../world.js";
+import { deferred, recordEffect, world } from "../world.js";
 
 const NODE_VERSION = "v24.3.0";
 const BUN_VERSION = "1.4.5";
 
 const listeners = new Map();
+
+// Exit listeners run when Letta's process ends, after anything modlearn can watch.
+deferred.exitListeners = () => (listeners.get("exit")?.length ?? 0) + (listeners.get("beforeExit")?.length ?? 0);
 
 function on(event, listener) {
   const list = listeners.get(event) ?? [];

@@ -6,7 +6,7 @@ use modlearn_types::{Observation, Probe, bound};
 use serde_json::json;
 
 use crate::check::{Judged, unexpected};
-use crate::world::{commands, cut_commands};
+use crate::world::{command_inputs, commands, cut_commands};
 
 /// How many commands a message lists, and how much of each.
 const LISTED: usize = 10;
@@ -31,7 +31,9 @@ pub(crate) fn judge(assertion: &RunsCommand, observation: &Observation) -> Judge
     };
     let matches = |command: &str| regex.as_ref().map_or_else(|| command.contains(pattern.as_str()), |regex| regex.is_match(command));
     let ran: Vec<(&str, &str)> = commands(world).collect();
-    let matched = ran.iter().find(|(command, _)| matches(command));
+    // A command line, or what a command read as commands (its stdin, the script it ran).
+    let in_input = command_inputs(world).find(|(_, input)| matches(input)).map(|(command, _)| (command, "its input"));
+    let matched = ran.iter().find(|(command, _)| matches(command)).copied().or(in_input);
     let how = if regex.is_some() { "matches" } else { "contains" };
     let details = json!({ "pattern": pattern, "commands": ran.iter().map(|(command, _)| *command).collect::<Vec<_>>() });
     let never = assertion.never == Some(true);
@@ -51,6 +53,14 @@ pub(crate) fn judge(assertion: &RunsCommand, observation: &Observation) -> Judge
             let message = format!(
                 "{} command line(s) were longer than the log keeps, so a part that {how} {pattern:?} may have gone unseen; {}",
                 cut_commands(world),
+                listed(&ran)
+            );
+            (false, message, details)
+        }
+        (None, true) if world.exit_listeners > 0 => {
+            let message = format!(
+                "the mod left {} process exit listener(s), which run when the host ends and cannot be checked; {}",
+                world.exit_listeners,
                 listed(&ran)
             );
             (false, message, details)
