@@ -41,39 +41,30 @@ pub(crate) fn judge(assertion: &RunsCommand, observation: &Observation) -> Judge
         (Some((command, via)), false) => (true, format!("ran {} ({via}), which {how} {pattern:?}", short(command)), details),
         (None, false) => (false, format!("no command the mod ran {how} {pattern:?}; {}", listed(&ran)), details),
         (Some((command, via)), true) => (false, format!("ran {} ({via}), which {how} {pattern:?}", short(command)), details),
-        (None, true) if world.effects_dropped > 0 => {
-            let message = format!(
-                "{} effects were past the log's cap, so a command that {how} {pattern:?} may have gone unseen; {}",
-                world.effects_dropped,
-                listed(&ran)
-            );
-            (false, message, details)
-        }
-        (None, true) if cut_commands(world) > 0 => {
-            let message = format!(
-                "{} command line(s) were longer than the log keeps, so a part that {how} {pattern:?} may have gone unseen; {}",
-                cut_commands(world),
-                listed(&ran)
-            );
-            (false, message, details)
-        }
-        (None, true) if world.exit_listeners > 0 => {
-            let message = format!(
-                "the mod left {} process exit listener(s), which run when the host ends and cannot be checked; {}",
-                world.exit_listeners,
-                listed(&ran)
-            );
-            (false, message, details)
-        }
-        (None, true) if world.timers_pending > 0 => {
-            let message = format!(
-                "the mod left {} timer(s) running after dispose, and a command they run later cannot be checked; {}",
-                world.timers_pending,
-                listed(&ran)
-            );
-            (false, message, details)
-        }
-        (None, true) => (true, format!("no command the mod ran {how} {pattern:?}; {}", listed(&ran)), details),
+        (None, true) => match unseen(world, &format!("a command that {how} {pattern:?}")) {
+            // `never` fails closed: a command it cannot see may have matched.
+            Some(why) => (false, format!("{why}; {}", listed(&ran)), details),
+            None => (true, format!("no command the mod ran {how} {pattern:?}; {}", listed(&ran)), details),
+        },
+    }
+}
+
+/// Why the log may not show every command the mod ran (or will run), if it may not.
+fn unseen(world: &modlearn_types::WorldState, what: &str) -> Option<String> {
+    let cut = cut_commands(world);
+    if world.effects_dropped > 0 {
+        Some(format!("{} effects were past the log's cap, so {what} may have gone unseen", world.effects_dropped))
+    } else if cut > 0 {
+        Some(format!("{cut} command line(s) were longer than the log keeps, so {what} may have gone unseen in the part cut"))
+    } else if world.exit_listeners > 0 {
+        Some(format!("the mod left {} process exit listener(s), which run when the host ends and cannot be checked", world.exit_listeners))
+    } else if world.timers_pending > 0 {
+        Some(format!(
+            "the mod left {} timer(s) running after dispose, and a command they run later cannot be checked",
+            world.timers_pending
+        ))
+    } else {
+        None
     }
 }
 
