@@ -150,12 +150,8 @@ pub async fn run_learning_job(job: LearningJob<'_>, on_progress: &(dyn Fn(JobPro
     let layout = RunLayout::new(job.dir, planned.max(2));
     let writer = RunWriter::new(layout.clone(), job.spec.raw.clone(), job.spec.spec.name.clone());
     let candidate_path = candidate_places(layout, target_file_name(job.spec));
-    let write_errors: Mutex<Vec<WriteError>> = Mutex::new(Vec::new());
-    let keep = |result: Result<(), WriteError>| {
-        if let Err(error) = result {
-            write_errors.lock().unwrap_or_else(|poison| poison.into_inner()).push(error);
-        }
-    };
+    let write_error = FirstWriteError::default();
+    let keep = |result| write_error.keep(result);
     let on_event = |event: LearnEvent<'_>| match event {
         LearnEvent::RoundStarted { round } => on_progress(JobProgress::RoundStarted { round }),
         LearnEvent::CandidateDone(candidate) => {
@@ -169,7 +165,7 @@ pub async fn run_learning_job(job: LearningJob<'_>, on_progress: &(dyn Fn(JobPro
         }
     };
     let outcome = learn(&job.spec.spec, job.scenarios, job.model, job.proposing, settings, &candidate_path, &on_event).await;
-    if let Some(error) = write_errors.into_inner().unwrap_or_else(|poison| poison.into_inner()).into_iter().next() {
+    if let Some(error) = write_error.take() {
         return Err(JobStop::Write(error));
     }
     match outcome.stop {
@@ -205,13 +201,11 @@ pub fn run_evaluation_job(job: EvaluationJob<'_>, on_done: &(dyn Fn(&CandidateEv
     let layout = RunLayout::new(job.dir, job.candidates.len());
     let writer = RunWriter::new(layout.clone(), job.spec.raw.clone(), job.spec.spec.name.clone());
     let halted = || job.settings.eval_model.as_ref().is_some_and(|model| model.halted());
-    let write_errors: Mutex<Vec<WriteError>> = Mutex::new(Vec::new());
+    let write_error = FirstWriteError::default();
     let on_judged = |evaluation: &CandidateEvaluation| {
         if !halted() {
             let attempt = attempt_from(evaluation, layout.candidate_relative(evaluation.index));
-            if let Err(error) = write_evaluation(&writer, &attempt, evaluation, Vec::new()) {
-                write_errors.lock().unwrap_or_else(|poison| poison.into_inner()).push(error);
-            }
+            write_error.keep(write_evaluation(&writer, &attempt, evaluation, Vec::new()));
         }
         on_done(evaluation);
     };
@@ -219,10 +213,27 @@ pub fn run_evaluation_job(job: EvaluationJob<'_>, on_done: &(dyn Fn(&CandidateEv
     if let Some(error) = job.settings.eval_model.as_ref().and_then(|model| model.take_fatal()) {
         return Err(JobStop::KeyRefused { error, holder: KeyHolder::EvalModel });
     }
-    if let Some(error) = write_errors.into_inner().unwrap_or_else(|poison| poison.into_inner()).into_iter().next() {
+    if let Some(error) = write_error.take() {
         return Err(JobStop::Write(error));
     }
     let report = build_report(job.summary, &evaluations, &|index| layout.candidate_relative(index), None);
     let selected = report.selected.as_ref().map(|selected| selected.candidate_index - 1);
     Ok(EvaluatedJob { writer, candidates: evaluations, selected, report })
+}
+
+/// The first file a job could not write, from whichever thread wrote it: the job goes on
+/// judging (the candidates in flight finish) and stops with it afterwards.
+#[derive(Default)]
+struct FirstWriteError(Mutex<Option<WriteError>>);
+
+impl FirstWriteError {
+    fn keep(&self, result: Result<(), WriteError>) {
+        if let Err(error) = result {
+            self.0.lock().unwrap_or_else(|poison| poison.into_inner()).get_or_insert(error);
+        }
+    }
+
+    fn take(self) -> Option<WriteError> {
+        self.0.into_inner().unwrap_or_else(|poison| poison.into_inner())
+    }
 }
