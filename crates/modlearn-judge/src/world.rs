@@ -38,25 +38,25 @@ pub fn resolve_virtual_path(path: &str, world: &WorldState) -> String {
     format!("/{}", parts.join("/"))
 }
 
-/// The commands the mod ran, in order: (command line, the call that ran it).
-pub(crate) fn commands(world: &WorldState) -> impl Iterator<Item = (&str, &str)> {
-    world.effects.iter().filter_map(|effect| match effect {
-        Effect::Command { command, via, .. } => Some((command.as_str(), via.as_str())),
-        _ => None,
-    })
+/// One command the mod ran, as the effect log keeps it.
+#[derive(Clone, Copy)]
+pub(crate) struct RanCommand<'a> {
+    /// The command line.
+    pub(crate) line: &'a str,
+    /// The call that ran it.
+    pub(crate) via: &'a str,
+    /// What it read as commands besides its line (stdin, a script file, expanded variables).
+    pub(crate) input: Option<&'a str>,
+    /// Whether the log keeps only the start of the line or its input.
+    pub(crate) cut: bool,
 }
 
-/// What the commands read as commands besides their command lines (stdin, script files).
-pub(crate) fn command_inputs(world: &WorldState) -> impl Iterator<Item = (&str, &str)> {
+/// The commands the mod ran, in order.
+pub(crate) fn commands(world: &WorldState) -> impl Iterator<Item = RanCommand<'_>> {
     world.effects.iter().filter_map(|effect| match effect {
-        Effect::Command { command, input: Some(input), .. } => Some((command.as_str(), input.as_str())),
+        Effect::Command { command, via, input, cut, .. } => Some(RanCommand { line: command, via, input: input.as_deref(), cut: *cut }),
         _ => None,
     })
-}
-
-/// How many command lines the log keeps only the start of.
-pub(crate) fn cut_commands(world: &WorldState) -> usize {
-    world.effects.iter().filter(|effect| matches!(effect, Effect::Command { cut: true, .. })).count()
 }
 
 /// The brief of `worlds` (the scenario's probes, then its session's), distinct and capped.

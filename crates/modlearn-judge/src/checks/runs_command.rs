@@ -6,7 +6,7 @@ use modlearn_types::{Observation, Probe, bound};
 use serde_json::json;
 
 use crate::check::{Judged, unexpected};
-use crate::world::{command_inputs, commands, cut_commands};
+use crate::world::{RanCommand, commands};
 
 /// How many commands a message lists, and how much of each.
 const LISTED: usize = 10;
@@ -30,18 +30,21 @@ pub(crate) fn judge(assertion: &RunsCommand, observation: &Observation) -> Judge
         _ => None,
     };
     let matches = |command: &str| regex.as_ref().map_or_else(|| command.contains(pattern.as_str()), |regex| regex.is_match(command));
-    let ran: Vec<(&str, &str)> = commands(world).collect();
+    let ran: Vec<RanCommand<'_>> = commands(world).collect();
     // A command line, or what a command read as commands (its stdin, the script it ran).
-    let in_input = command_inputs(world).find(|(_, input)| matches(input)).map(|(command, _)| (command, "its input"));
-    let matched = ran.iter().find(|(command, _)| matches(command)).copied().or(in_input);
+    let matched = ran
+        .iter()
+        .find(|command| matches(command.line))
+        .map(|command| (command.line, command.via))
+        .or_else(|| ran.iter().find(|command| command.input.is_some_and(matches)).map(|command| (command.line, "its input")));
     let how = if regex.is_some() { "matches" } else { "contains" };
-    let details = json!({ "pattern": pattern, "commands": ran.iter().map(|(command, _)| *command).collect::<Vec<_>>() });
+    let details = json!({ "pattern": pattern, "commands": ran.iter().map(|command| command.line).collect::<Vec<_>>() });
     let never = assertion.never == Some(true);
     match (matched, never) {
         (Some((command, via)), false) => (true, format!("ran {} ({via}), which {how} {pattern:?}", short(command)), details),
         (None, false) => (false, format!("no command the mod ran {how} {pattern:?}; {}", listed(&ran)), details),
         (Some((command, via)), true) => (false, format!("ran {} ({via}), which {how} {pattern:?}", short(command)), details),
-        (None, true) => match unseen(world, &format!("a command that {how} {pattern:?}")) {
+        (None, true) => match unseen(world, &ran, &format!("a command that {how} {pattern:?}")) {
             // `never` fails closed: a command it cannot see may have matched.
             Some(why) => (false, format!("{why}; {}", listed(&ran)), details),
             None => (true, format!("no command the mod ran {how} {pattern:?}; {}", listed(&ran)), details),
@@ -50,8 +53,8 @@ pub(crate) fn judge(assertion: &RunsCommand, observation: &Observation) -> Judge
 }
 
 /// Why the log may not show every command the mod ran (or will run), if it may not.
-fn unseen(world: &modlearn_types::WorldState, what: &str) -> Option<String> {
-    let cut = cut_commands(world);
+fn unseen(world: &modlearn_types::WorldState, ran: &[RanCommand<'_>], what: &str) -> Option<String> {
+    let cut = ran.iter().filter(|command| command.cut).count();
     if world.effects_dropped > 0 {
         Some(format!("{} effects were past the log's cap, so {what} may have gone unseen", world.effects_dropped))
     } else if cut > 0 {
@@ -73,11 +76,11 @@ fn short(command: &str) -> String {
 }
 
 /// The commands run, briefly: at most [`LISTED`], each cut.
-fn listed(ran: &[(&str, &str)]) -> String {
+fn listed(ran: &[RanCommand<'_>]) -> String {
     if ran.is_empty() {
         return "the mod ran no command".to_owned();
     }
-    let mut items: Vec<String> = ran.iter().take(LISTED).map(|(command, via)| format!("{} ({via})", short(command))).collect();
+    let mut items: Vec<String> = ran.iter().take(LISTED).map(|command| format!("{} ({})", short(command.line), command.via)).collect();
     if ran.len() > LISTED {
         items.push(format!("{} more", ran.len() - LISTED));
     }
