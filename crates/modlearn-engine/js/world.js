@@ -195,7 +195,7 @@ export function simulateCommand(command, via, stdin, env) {
 }
 
 // Programs that run a script file named on their command line.
-const SHELLS = new Set(["sh", "bash", "zsh", "dash", "ksh", "source", ".", "node", "bun", "deno", "python", "python3", "perl", "ruby"]);
+const SCRIPT_RUNNERS = new Set(["sh", "bash", "zsh", "dash", "ksh", "source", ".", "node", "bun", "deno", "python", "python3", "perl", "ruby"]);
 
 /**
  * What else the command would read as commands: variables it expands from the
@@ -213,7 +213,7 @@ function commandInput(text, stdin, env) {
   }
   if (stdin !== undefined && stdin !== null) parts.push(typeof stdin === "string" ? stdin : ArrayBuffer.isView(stdin) ? utf8Decode(stdin) : String(stdin));
   const words = text.trim().split(/\s+/);
-  const script = SHELLS.has(words[0]) ? words.find((word, index) => index > 0 && !word.startsWith("-")) : words[0];
+  const script = SCRIPT_RUNNERS.has(words[0]) ? words.find((word, index) => index > 0 && !word.startsWith("-")) : words[0];
   if (script !== undefined && script !== "") {
     const node = world.nodes.get(resolvePath(script.replace(/^'(.*)'$/, "$1")));
     if (node?.kind === "file") parts.push(utf8Decode(node.data));
