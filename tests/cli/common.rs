@@ -173,3 +173,28 @@ pub fn rgb(hex: &str) -> [u8; 3] {
     let value = u32::from_str_radix(hex.trim_start_matches('#'), 16).unwrap();
     [(value >> 16) as u8, (value >> 8) as u8, value as u8]
 }
+
+/// Runs `command` with stdout and stderr in the files `stdout` and `stderr` (a pipe nobody
+/// reads while it runs would fill and stall it), killing it after `bound`: its status, or why
+/// there is none.
+pub fn run_bounded(
+    command: &mut Command,
+    stdout: &Path,
+    stderr: &Path,
+    bound: std::time::Duration,
+) -> Result<std::process::ExitStatus, String> {
+    let file = |path: &Path| std::fs::File::create(path).map(std::process::Stdio::from).map_err(|error| error.to_string());
+    let mut child = command.stdout(file(stdout)?).stderr(file(stderr)?).spawn().map_err(|error| error.to_string())?;
+    let started = std::time::Instant::now();
+    loop {
+        if let Some(status) = child.try_wait().map_err(|error| error.to_string())? {
+            return Ok(status);
+        }
+        if started.elapsed() > bound {
+            let _ = child.kill();
+            let _ = child.wait();
+            return Err(format!("did not end within {bound:?}"));
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+}

@@ -9,11 +9,11 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use serde_json::Value;
 
-use crate::common::{TestContext, repo_root};
+use crate::common::{TestContext, repo_root, run_bounded};
 
 /// Letta has no time limit: a pair it has not judged by then is a failure, not a hang.
 const LETTA_TIMEOUT: Duration = Duration::from_secs(120);
@@ -58,29 +58,15 @@ fn bun_available() -> bool {
 fn run_letta(letta_dir: &Path, args: &[&str]) -> Result<Value, String> {
     let home = tempfile::tempdir().map_err(|error| error.to_string())?;
     let (stdout, stderr) = (home.path().join("stdout.json"), home.path().join("stderr.txt"));
-    let file = |path: &Path| std::fs::File::create(path).map(Stdio::from).map_err(|error| error.to_string());
-    let mut child = Command::new("bun")
+    let mut command = Command::new("bun");
+    command
         .arg(repo_root().join("tests/letta-diff/run-letta.ts"))
         .args(args)
         .env("LETTA_CODE_DIR", letta_dir)
         .env("HOME", home.path())
-        .current_dir(repo_root())
-        .stdout(file(&stdout)?)
-        .stderr(file(&stderr)?)
-        .spawn()
-        .map_err(|error| format!("bun: {error}"))?;
-    let started = Instant::now();
-    let status = loop {
-        if let Some(status) = child.try_wait().map_err(|error| error.to_string())? {
-            break status;
-        }
-        if started.elapsed() > LETTA_TIMEOUT {
-            let _ = child.kill();
-            let _ = child.wait();
-            return Err(format!("Letta's harness did not finish within {} s", LETTA_TIMEOUT.as_secs()));
-        }
-        std::thread::sleep(Duration::from_millis(50));
-    };
+        .current_dir(repo_root());
+    let status =
+        run_bounded(&mut command, &stdout, &stderr, LETTA_TIMEOUT).map_err(|why| format!("Letta's harness (bun run-letta.ts): {why}"))?;
     if !status.success() {
         return Err(format!("run-letta.ts {args:?} failed: {}", std::fs::read_to_string(&stderr).unwrap_or_default()));
     }

@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
-use crate::common::{TestContext, repo_root};
+use crate::common::{TestContext, repo_root, run_bounded};
 
 const FIXTURES: &str = "tests/cli/fixtures/sealed";
 
@@ -27,20 +27,9 @@ fn eval(context: &TestContext, run: &str, spec: &str, candidates: &[&str]) -> (i
     // Files, not pipes: a pipe nobody reads while the run goes on fills up and stalls it.
     let (stdout, stderr) = (context.path(&format!("{run}.stdout")), context.path(&format!("{run}.stderr")));
     command.arg(&run_dir);
-    command.stdout(Stdio::from(std::fs::File::create(&stdout).unwrap()));
-    command.stderr(Stdio::from(std::fs::File::create(&stderr).unwrap()));
     let started = Instant::now();
-    let mut child = command.spawn().expect("modlearn runs");
-    let status = loop {
-        if let Some(status) = child.try_wait().expect("wait") {
-            break status;
-        }
-        if started.elapsed() > RUN_BOUND {
-            let _ = child.kill();
-            panic!("`modlearn eval {spec} {candidates:?}` did not end within {RUN_BOUND:?}");
-        }
-        std::thread::sleep(Duration::from_millis(50));
-    };
+    let status =
+        run_bounded(&mut command, &stdout, &stderr, RUN_BOUND).unwrap_or_else(|why| panic!("`modlearn eval {spec} {candidates:?}`: {why}"));
     let code = status.code().unwrap_or_else(|| panic!("modlearn died: {status:?}"));
     let report = std::fs::read_to_string(run_dir.join("report.json"))
         .unwrap_or_else(|error| panic!("no report.json ({error}): {}", std::fs::read_to_string(&stderr).unwrap_or_default()));
