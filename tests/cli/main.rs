@@ -10,6 +10,7 @@ mod eval;
 mod help;
 mod letta_diff;
 mod mutants;
+mod pi_diff;
 mod prompt;
 mod readme;
 mod report;

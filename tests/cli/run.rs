@@ -45,10 +45,14 @@ impl Run {
     }
 
     fn command(&self, extra: &[&str]) -> Command {
+        self.command_for("specs/uv-pip.json", extra)
+    }
+
+    fn command_for(&self, spec: &str, extra: &[&str]) -> Command {
         let run_dir = self.run_dir();
         let cache = self.context.path("cache");
         let base = self.server.base_url_openai();
-        let mut args = vec!["run", "specs/uv-pip.json", "--model", "openai:test-model", "--base-url", &base];
+        let mut args = vec!["run", spec, "--model", "openai:test-model", "--base-url", &base];
         let (run_dir, cache) = (run_dir.to_str().unwrap().to_owned(), cache.to_str().unwrap().to_owned());
         args.extend_from_slice(&["--run-dir", &run_dir, "--cache-dir", &cache, "--handler-timeout", "500ms"]);
         args.extend_from_slice(extra);
@@ -69,6 +73,32 @@ impl Run {
     fn report(&self) -> Value {
         read_json(&self.run_dir().join("report.json"))
     }
+}
+
+/// A Pi spec learns as a Letta one does: eight proposals at once, each judged as a Pi extension,
+/// the good one selected; the proposer is told to write a Pi extension, with Pi's guide.
+#[test]
+fn a_pi_spec_learns_pi_extensions() {
+    let run = Run::new();
+    let good = fenced("candidates/pi-protected-paths/good-segments.ts");
+    let partial = fenced("candidates/pi-protected-paths/partial-substring.js");
+    run.server.respond_with("*", move |request| {
+        Reply::text(if seed(request) == 3 { good.clone() } else { partial.clone() }).after(Duration::from_millis(300))
+    });
+    let output = run.command_for("specs/pi-protected-paths.json", &["--candidates", "8"]).output().unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(output.status.code(), Some(0), "{stdout}\n{}", String::from_utf8_lossy(&output.stderr));
+    assert_eq!(run.server.request_count(), 8, "{stdout}");
+    assert_eq!(run.server.max_in_flight(), 8);
+    let report = run.report();
+    assert_eq!(report["selected"]["candidateIndex"], 3, "{report:#}");
+    assert_eq!(report["passed"], true);
+    let request = &run.server.requests()[0].body;
+    let prompt = request["messages"].to_string();
+    assert!(prompt.contains("You write Pi extensions"), "{prompt}");
+    assert!(prompt.contains("Pi extension API guide"), "{prompt}");
+    assert!(prompt.contains("a `tool_start` event is Pi's `tool_call`"), "{prompt}");
+    assert!(!prompt.contains("export activate(letta)"), "{prompt}");
 }
 
 #[test]

@@ -25,6 +25,7 @@ use std::time::{Duration, Instant};
 
 use modlearn_engine::EngineOptions;
 use modlearn_record::junit::{TestCase, TestSuite, TestSuites};
+use modlearn_types::Dialect;
 use rayon::prelude::*;
 
 pub use diff::{Change, ChangeKind, ModDrift, compare, render_drift};
@@ -121,6 +122,17 @@ pub fn validate_profiles(profiles: &[String]) -> Result<(), CheckError> {
     }
 }
 
+/// Which host a file is written for, since `check` has no spec to say so: a Pi extension imports
+/// one of Pi's packages, or uses the `pi` handle and exports no `activate`. Everything else is a
+/// Letta mod, so Letta's own files are checked as Letta checks them.
+pub fn detect_dialect(source: &str) -> Dialect {
+    const PI_IMPORTS: &[&str] = &["\"@mariozechner/pi-", "'@mariozechner/pi-", "\"@earendil-works/pi-", "'@earendil-works/pi-"];
+    const PI_CALLS: &[&str] = &["pi.on(", "pi.registerTool(", "pi.registerCommand(", "pi.events.on("];
+    let imports_pi = PI_IMPORTS.iter().any(|name| source.contains(name));
+    let exports_activate = source.contains("function activate") || source.contains("activate =");
+    if imports_pi || (!exports_activate && PI_CALLS.iter().any(|call| source.contains(call))) { Dialect::Pi } else { Dialect::Letta }
+}
+
 /// Loads every mod under every profile, each in a fresh engine, in parallel.
 pub fn observe(mods: &[ModFile], settings: &CheckSettings) -> Result<Observation, CheckError> {
     validate_profiles(&settings.profiles)?;
@@ -137,8 +149,9 @@ pub fn observe(mods: &[ModFile], settings: &CheckSettings) -> Result<Observation
         jobs.par_iter()
             .map(|(index, profile)| {
                 let started = Instant::now();
-                let options = EngineOptions { profile: (*profile).clone(), ..settings.engine.clone() };
-                let surface = observe_surface(&mods[*index].path, &sources[*index], &options);
+                let source = &sources[*index];
+                let options = EngineOptions { profile: (*profile).clone(), dialect: detect_dialect(source), ..settings.engine.clone() };
+                let surface = observe_surface(&mods[*index].path, source, &options);
                 (*index, (*profile).clone(), surface, started.elapsed())
             })
             .collect()

@@ -24,9 +24,10 @@ function isToolResult(value) {
  * Starts an emission. Handlers registered from here on do not run in it.
  * A turn_start event whose input is not an array fails here, as in Letta.
  */
-export function beginEmission(registry, name, event) {
+export function beginEmission(registry, name, event, routed = undefined) {
   validateEventName(name);
-  const registrations = registry ? [...registry.events[name]] : [];
+  // `routed`: another dialect's handlers, already adapted to this core event.
+  const registrations = routed ?? (registry ? [...registry.events[name]] : []);
   const hadApproval = name === "turn_start" ? computeHadApproval(event) : false;
   return { name, event, registrations, hadApproval, cancelReason: undefined, diagnostics: [], results: [], snapshot: null };
 }

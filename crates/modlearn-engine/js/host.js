@@ -11,7 +11,7 @@
 import { advanceClock, clock, consoleBuffer, hostAccess, hostAccessDenied, installSandbox, pendingTimers, seedRandom } from "./platform.js";
 import { makeDiagnostic } from "./diagnostics.js";
 import { profileNamed, cloneCapabilities } from "./capabilities.js";
-import { createRegistry } from "./registry.js";
+import { createRegistry, eventCounts } from "./registry.js";
 import { freshContext } from "./context.js";
 import { toJson } from "./json.js";
 import { OPERATIONS } from "./operations.js";
@@ -75,7 +75,16 @@ class Host {
     this.stepState = null;
     this.clientPromise = null;
     this.sources = new Map();
+    /** The candidate's text as last sent, for the dialect hint of a failed activation. */
+    this.lastSource = null;
     this.worldSeed = {};
+    /** `letta` (mods) or `pi` (extensions): which handle a candidate gets and how events route. */
+    this.dialect = "letta";
+    // Pi's session-wide state: the `pi.events` bus outlives load generations, as in Pi.
+    this.piBus = [];
+    this.piSent = [];
+    this.piPrompts = [];
+    this.piSessions = 0;
   }
 
   // ---- the engine interface used by letta.js and the operations ----
@@ -108,6 +117,12 @@ class Host {
     this.notifications.push({ mod: owner.id, message });
   }
 
+  /** The handle a candidate's entry point receives is the dialect's; so are the events' payloads. */
+  setDialect(dialect) {
+    if (dialect !== "letta" && dialect !== "pi") throw new Error(`unknown dialect '${dialect}'`);
+    this.dialect = dialect;
+  }
+
   upsertPanel(owner, id, { render, order }) {
     const key = JSON.stringify([owner.id, id]);
     const existing = this.registry.panels.get(key);
@@ -132,7 +147,8 @@ class Host {
 
   // ---- methods the Rust side calls ----
 
-  configure({ profile, context, seed, reservedToolNames, builtinCommandIds, world }) {
+  configure({ dialect, profile, context, seed, reservedToolNames, builtinCommandIds, world }) {
+    if (dialect !== undefined) this.setDialect(dialect);
     if (profile !== undefined) {
       this.capabilities = profileNamed(profile);
       this.profile = profile;
@@ -219,7 +235,7 @@ class Host {
       generation: registry.generation,
       loadedPaths: [...registry.loadedPaths],
       diagnostics: registry.diagnostics,
-      events: Object.fromEntries(Object.entries(registry.events).map(([name, list]) => [name, list.length])),
+      events: Object.fromEntries(Object.entries(eventCounts(registry, { zeros: this.dialect === "letta" }))),
       tools: [...registry.tools.values()].map((tool) => ({
         name: tool.name, description: tool.description, parameters: tool.parameters,
         approvalPolicy: tool.approvalPolicy, requiresApproval: tool.requiresApproval,
@@ -234,6 +250,7 @@ class Host {
       panels: [...registry.panels.values()].map((panel) => ({ id: panel.id, order: panel.order, mod: ownerOf(panel) })),
       timers: pendingTimers().length,
       notifications: this.notifications,
+      ...(this.piPrompts.length > 0 ? { prompts: this.piPrompts } : {}),
       world: worldSnapshot(),
     };
   }

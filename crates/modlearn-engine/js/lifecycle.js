@@ -15,6 +15,8 @@
 import { clock, pendingTimers, advanceClock, seedRandom } from "./platform.js";
 import { EVENT_CAPABILITY } from "./capabilities.js";
 import { cloneCapabilities } from "./capabilities.js";
+import { eventCounts } from "./registry.js";
+import { strandedSubscriptions } from "./pi/session.js";
 import { isAborted, signalOf } from "./abort.js";
 
 /**
@@ -144,13 +146,8 @@ export function modPendingPromises() {
 /** What a registry holds, per kind, in a stable order (names only). */
 export function registrations(registry) {
   const sorted = (values) => [...values].sort();
-  // No prototype: a setter a mod put on Object.prototype must not swallow a count.
-  const events = Object.create(null);
-  for (const [name, list] of Object.entries(registry.events)) {
-    if (list.length > 0) events[name] = list.length;
-  }
   return {
-    events,
+    events: eventCounts(registry, { zeros: false }),
     tools: sorted([...registry.tools.values()].map((tool) => tool.name)),
     commands: sorted([...registry.commands.values()].map((command) => command.id)),
     permissions: sorted([...registry.permissions.values()].map((permission) => permission.id)),
@@ -231,7 +228,10 @@ export class SettleOperation {
   }
 }
 
-/** What is left after a dispose: timers, pending promises, globals. No mod code runs. */
+/**
+ * What is left after a dispose: timers, pending promises, globals, and
+ * `pi.events` subscriptions of extensions no longer loaded. No mod code runs.
+ */
 export class LeaksOperation {
   constructor(host) {
     this.host = host;
@@ -240,7 +240,7 @@ export class LeaksOperation {
     return 0;
   }
   finish() {
-    return { timers: modTimers(), promises: modPendingPromises(), globals: modGlobals(GLOBAL) };
+    return { timers: modTimers(), promises: modPendingPromises(), globals: modGlobals(GLOBAL), subscriptions: strandedSubscriptions(this.host) };
   }
 }
 

@@ -14,6 +14,9 @@ import { CheckPermissionsOperation, RunCommandOperation, RunToolOperation } from
 // The module's own: a mod may replace globalThis.AbortController for the loads after it.
 import { AbortController, isAborted, signalOf } from "./abort.js";
 import { CapabilitiesOperation, ControlOperation, LeaksOperation, SettleOperation, checkedDispose } from "./lifecycle.js";
+import { activateExtension, startSession } from "./pi/session.js";
+import { piRegistrations } from "./pi/events.js";
+import { piContext } from "./pi/handle.js";
 
 /**
  * Loads one mod file: scan, import, activate. Arguments: `specifier` (what
@@ -35,14 +38,16 @@ class LoadOperation {
     host.lastOwner = this.owner;
   }
 
+  /** Import, activate and, for a Pi extension, its `session_start`. */
   stepCount() {
-    return 2;
+    return this.host.dialect === "pi" ? 3 : 2;
   }
 
   async step(index) {
     if (this.failed) return;
     if (index === 0) await this.importModule();
-    else await this.activate();
+    else if (index === 1) await this.activate();
+    else await startSession(this.host, this.owner);
   }
 
   async importModule() {
@@ -50,7 +55,10 @@ class LoadOperation {
     host.phase = "import";
     // The same source is loaded once per scenario: the Rust side sends it
     // only when it changed, and the scan of the last one is kept.
-    if (args.source !== null) host.scannedIds = scanRemovedApis(args.source);
+    if (args.source !== null) {
+      host.scannedIds = scanRemovedApis(args.source);
+      host.lastSource = args.source;
+    }
     for (const id of host.scannedIds ?? []) {
       const error = new Error(`Mod source uses removed API: ${id}`);
       error.stack = undefined;
@@ -75,10 +83,14 @@ class LoadOperation {
     const { host, owner, namespace } = this;
     host.phase = "activate";
     try {
-      const factory = typeof namespace.default === "function" ? namespace.default : namespace.activate;
-      if (typeof factory !== "function") throw new Error("Mod must export a default function or activate() function");
-      const disposer = await factory(createLettaHandle(host, owner));
-      if (typeof disposer === "function") host.registry.disposers.push({ owner, disposer });
+      if (host.dialect === "pi") {
+        await activateExtension(host, owner, namespace);
+      } else {
+        const factory = typeof namespace.default === "function" ? namespace.default : namespace.activate;
+        if (typeof factory !== "function") throw new Error("Mod must export a default function or activate() function");
+        const disposer = await withDialectHint(() => factory(createLettaHandle(host, owner)), host.lastSource);
+        if (typeof disposer === "function") host.registry.disposers.push({ owner, disposer });
+      }
       host.registry.loadedPaths.push(owner.path);
     } catch (error) {
       this.loadFailed("activate", error);
@@ -99,11 +111,32 @@ class LoadOperation {
   }
 
   fail(index, error, fault) {
+    // A session_start handler that never ends is logged; the extension stays loaded, as in Pi.
+    if (index === 2) {
+      const capability = { id: "session_start", kind: "event" };
+      if (!(error && error.recorded)) this.host.record({ owner: this.owner, phase: "event", error, fault, capability });
+      return;
+    }
     this.loadFailed(index === 0 ? "import" : "activate", error, fault);
   }
 
   finish() {
     return { loaded: !this.failed, owner: this.owner.id };
+  }
+}
+
+/** Calls only Pi's API has: a Letta spec was given a Pi extension. */
+const PI_CALL = /\bpi\.(on|registerTool|registerCommand|events\.on)\s*\(/;
+
+/** Runs a Letta activation; a Pi extension's TypeError gets a hint about the spec's dialect. */
+async function withDialectHint(activation, source) {
+  try {
+    return await activation();
+  } catch (error) {
+    if (error instanceof TypeError && PI_CALL.test(source ?? "")) {
+      error.message += ' (this looks like a Pi extension: set "dialect": "pi" in the spec, or write activate(letta))';
+    }
+    throw error;
   }
 }
 
@@ -118,7 +151,8 @@ class EmitOperation {
     this.rejected = null;
     this.failedSteps = new Set();
     try {
-      this.emission = beginEmission(host.registry, name, event);
+      const registrations = host.dialect === "pi" ? this.piRegistrations(name, event) : undefined;
+      this.emission = beginEmission(host.registry, name, event, registrations);
     } catch (error) {
       // Letta's emit rejects here (unknown event, non-array turn_start input).
       this.rejected = String(error && error.message);
@@ -141,6 +175,13 @@ class EmitOperation {
     } catch (error) {
       this.failed(registration, error);
     }
+  }
+
+  /** The Pi handlers this core event runs, each logging what it throws as Pi's runner does. */
+  piRegistrations(name, event) {
+    const { host } = this;
+    const logged = (owner, id, error) => host.record({ owner, phase: "event", error, capability: { id, kind: "event" } });
+    return piRegistrations(host.registry, name, event, (owner) => piContext(host, owner), logged);
   }
 
   handlerContext(owner) {
@@ -204,11 +245,13 @@ class DisposeOperation {
 
   async step(index) {
     const { host } = this;
-    const { disposer } = this.disposers[index];
+    const { disposer, awaited } = this.disposers[index];
     host.phase = "dispose";
     try {
       // Letta does not await disposers; a returned promise runs on its own.
-      disposer();
+      // Pi awaits its session_shutdown handlers.
+      if (awaited) await disposer();
+      else disposer();
     } catch (error) {
       this.fail(index, error);
     }
@@ -224,6 +267,7 @@ class DisposeOperation {
   finish() {
     const registry = this.host.registry;
     for (const name of Object.keys(registry.events)) registry.events[name] = [];
+    registry.piHandlers = Object.create(null);
     for (const map of [registry.tools, registry.commands, registry.permissions, registry.providers, registry.panels]) {
       map.clear();
     }

@@ -19,6 +19,8 @@ export function createRegistry(generation) {
     owners: Object.create(null),
     controllers: Object.create(null),
     events,
+    /** A Pi extension's handlers by Pi event name (pi/events.js routes them onto `events`). */
+    piHandlers: Object.create(null),
     tools: new Map(),
     commands: new Map(),
     permissions: new Map(),
@@ -29,6 +31,22 @@ export function createRegistry(generation) {
     /** `{owner, disposer}` in load order. */
     disposers: [],
   };
+}
+
+/**
+ * Handler count per event name: Letta's ten (with `zeros`, every one of them),
+ * then a Pi extension's events under their Pi names.
+ */
+export function eventCounts(registry, { zeros }) {
+  // No prototype: a setter a mod put on Object.prototype must not swallow a count.
+  const counts = Object.create(null);
+  for (const [name, list] of Object.entries(registry.events)) {
+    if (zeros || list.length > 0) counts[name] = list.length;
+  }
+  for (const [name, list] of Object.entries(registry.piHandlers)) {
+    if (list.length > 0) counts[name] = list.length;
+  }
+  return counts;
 }
 
 /** Throws Letta's error for names outside the ten events. */
@@ -137,6 +155,9 @@ export function checkCollision({ kind, key, existing, owner, override, allowOver
 export function removeOwnerCapabilities(registry, owner) {
   for (const name of Object.keys(registry.events)) {
     registry.events[name] = registry.events[name].filter((entry) => entry.owner.id !== owner.id);
+  }
+  for (const name of Object.keys(registry.piHandlers)) {
+    registry.piHandlers[name] = registry.piHandlers[name].filter((entry) => entry.owner.id !== owner.id);
   }
   for (const map of [registry.tools, registry.commands, registry.permissions, registry.providers, registry.panels]) {
     for (const [key, entry] of map) {

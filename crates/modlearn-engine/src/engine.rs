@@ -8,7 +8,7 @@ use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
-use modlearn_types::{CommandRun, Compared, ConsoleLine, Emission, LiveCompare, PermissionCheck, RegistrySnapshot, ToolRun};
+use modlearn_types::{CommandRun, Compared, ConsoleLine, Dialect, Emission, LiveCompare, PermissionCheck, RegistrySnapshot, ToolRun};
 
 use crate::local::{LocalEngine, parse};
 use crate::protocol::{HostMethod, Operation};
@@ -23,6 +23,9 @@ pub struct EngineOptions {
     pub step_timeout: Duration,
     /// Heap cap for the engine, in bytes.
     pub memory_limit: usize,
+    /// Which host's plugin API the candidate is written against.
+    #[serde(default)]
+    pub dialect: Dialect,
     /// Capability profile (`engine`, `tui`, `headless`, `listener`, ...).
     pub profile: String,
     /// Fields that replace the default ctx values.
@@ -38,6 +41,7 @@ impl Default for EngineOptions {
         EngineOptions {
             step_timeout: Duration::from_secs(2),
             memory_limit: 64 * 1024 * 1024,
+            dialect: Dialect::Letta,
             profile: "engine".to_owned(),
             context: None,
             seed: 0x5eed,

@@ -14,6 +14,8 @@ use deno_core::{
 };
 use deno_error::JsErrorBox;
 
+use modlearn_types::Dialect;
+
 use crate::host_sources::{HOST_SCHEME, host_module};
 
 /// Serves host modules from the binary and candidate modules from the
@@ -30,11 +32,19 @@ pub(crate) struct SandboxLoader {
     /// to a host module but the public ones mods may import (`node/`), so no
     /// mod can reach (or patch) the judge's own modules.
     sealed: Cell<bool>,
+    /// Which host's packages a bare import may name (Pi's, for a Pi extension).
+    dialect: Cell<Dialect>,
 }
 
 impl SandboxLoader {
     pub(crate) fn new() -> SandboxLoader {
-        SandboxLoader { root: RefCell::new(None), cache: RefCell::new(HashMap::new()), host_dir: None, sealed: Cell::new(false) }
+        SandboxLoader {
+            root: RefCell::new(None),
+            cache: RefCell::new(HashMap::new()),
+            host_dir: None,
+            sealed: Cell::new(false),
+            dialect: Cell::new(Dialect::Letta),
+        }
     }
 
     /// A loader that reads host modules from `dir` (for the JS unit tests).
@@ -45,6 +55,11 @@ impl SandboxLoader {
     /// Refuses every host module from now on but the public ones.
     pub(crate) fn seal(&self) {
         self.sealed.set(true);
+    }
+
+    /// Sets the dialect whose host packages bare imports resolve to.
+    pub(crate) fn set_dialect(&self, dialect: Dialect) {
+        self.dialect.set(dialect);
     }
 
     /// Sets the candidate file, the one file that can be loaded.
@@ -112,9 +127,26 @@ impl ModuleLoader for SandboxLoader {
     }
 }
 
-/// Host modules mods may import: Node's built-ins as the sandbox provides them.
+/// Host modules mods may import: Node's built-ins as the sandbox provides them, and the
+/// packages a dialect's host provides (Pi's virtual modules).
 fn is_public(specifier: &ModuleSpecifier) -> bool {
-    specifier.scheme() == HOST_SCHEME && specifier.path().starts_with("/node/")
+    specifier.scheme() == HOST_SCHEME && (specifier.path().starts_with("/node/") || specifier.path().starts_with("/pi/packages/"))
+}
+
+/// The packages Pi's binary serves to extensions (its `virtualModules`), by import name; both
+/// the `@mariozechner` names of 0.58 and the `@earendil-works` ones of later releases.
+const PI_PACKAGES: &[(&str, &str)] = &[
+    ("@mariozechner/pi-coding-agent", "coding-agent"),
+    ("@earendil-works/pi-coding-agent", "coding-agent"),
+    ("@mariozechner/pi-ai", "ai"),
+    ("@earendil-works/pi-ai", "ai"),
+    ("@sinclair/typebox", "typebox"),
+    ("typebox", "typebox"),
+];
+
+fn pi_package(specifier: &str) -> Option<Result<ModuleSpecifier, ModuleLoaderError>> {
+    let (_, file) = PI_PACKAGES.iter().find(|(name, _)| *name == specifier)?;
+    Some(ModuleSpecifier::parse(&format!("{HOST_SCHEME}:///pi/packages/{file}.js")).map_err(JsErrorBox::from_err))
 }
 
 impl SandboxLoader {
@@ -131,6 +163,11 @@ impl SandboxLoader {
         }
         if !is_relative {
             if let Some(resolved) = node_builtin(specifier) {
+                return resolved;
+            }
+            if self.dialect.get() == Dialect::Pi
+                && let Some(resolved) = pi_package(specifier)
+            {
                 return resolved;
             }
             let why = if specifier.starts_with("http:") || specifier.starts_with("https:") {

@@ -16,7 +16,7 @@ use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
 
 use crate::engine::{EngineError, EngineOptions, StopFault};
-use crate::host_sources::HOST_ENTRY;
+use crate::host_sources::{HOST_ENTRY, HOST_SCHEME};
 use crate::loader::SandboxLoader;
 use crate::protocol::{HostMethod, Language, Operation};
 use crate::transpile::{SourceKind, to_javascript};
@@ -39,6 +39,13 @@ impl Booted {
     }
 
     pub(crate) fn new(memory_limit: usize) -> Result<Booted, EngineError> {
+        Booted::with_preloaded(memory_limit, &[])
+    }
+
+    /// A booted runtime that has also evaluated the host modules `preload` names, before the
+    /// seal. The engine template preloads the packages Pi extensions import (TypeBox is ~100 KB),
+    /// so that no candidate's import budget pays for evaluating them.
+    pub(crate) fn with_preloaded(memory_limit: usize, preload: &[&str]) -> Result<Booted, EngineError> {
         let loader = Rc::new(SandboxLoader::new());
         let create_params = v8::CreateParams::default().heap_limits(0, memory_limit);
         let mut runtime = JsRuntime::try_new(RuntimeOptions {
@@ -54,7 +61,15 @@ impl Booted {
             let id = runtime.load_side_es_module(&entry).await.map_err(|e| e.to_string())?;
             let evaluated = runtime.mod_evaluate(id);
             runtime.run_event_loop(PollEventLoopOptions::default()).await.map_err(|e| e.to_string())?;
-            evaluated.await.map_err(|e| e.to_string())
+            evaluated.await.map_err(|e| e.to_string())?;
+            for module in preload {
+                let specifier = ModuleSpecifier::parse(&format!("{HOST_SCHEME}:///{module}")).map_err(|e| e.to_string())?;
+                let id = runtime.load_side_es_module(&specifier).await.map_err(|e| e.to_string())?;
+                let evaluated = runtime.mod_evaluate(id);
+                runtime.run_event_loop(PollEventLoopOptions::default()).await.map_err(|e| e.to_string())?;
+                evaluated.await.map_err(|e| e.to_string())?;
+            }
+            Ok::<(), String>(())
         });
         host.map_err(EngineError::Startup)?;
         let host = take_host_function(&mut runtime)?;
@@ -143,7 +158,9 @@ impl LocalEngine {
         debug_assert_eq!(booted.memory_limit, options.memory_limit, "the runtime's heap cap is fixed at boot");
         let watchdog = Watchdog::new(booted.runtime.v8_isolate().thread_safe_handle());
         let mut engine = LocalEngine { booted, watchdog, options, load_count: 0, transpiled: None };
+        engine.booted.loader.set_dialect(engine.options.dialect);
         let config = json!({
+            "dialect": engine.options.dialect,
             "profile": engine.options.profile,
             "context": engine.options.context,
             "seed": engine.options.seed,

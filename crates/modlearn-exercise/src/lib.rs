@@ -18,7 +18,7 @@ use std::path::Path;
 use std::time::{Duration, Instant};
 
 use modlearn_engine::{CandidateFile, EmitOutcome, Engine, EngineError, EngineOptions, StopFault, WorldSeed};
-use modlearn_types::{ConsoleLine, Diagnostic, Fault, Observation, Probe, RegistrySnapshot, Severity};
+use modlearn_types::{ConsoleLine, Diagnostic, Dialect, Fault, Observation, Probe, RegistrySnapshot, Severity};
 use serde::Serialize;
 
 /// The probes of one scenario, in order.
@@ -32,6 +32,8 @@ pub struct ScenarioPlan {
     pub session: Option<session::SessionPlan>,
     /// The virtual world the mod's `node:fs`, `process.env` and `child_process` see.
     pub world: WorldSeed,
+    /// Which host's plugin API the candidate is written against.
+    pub dialect: Dialect,
 }
 
 /// What an environment sets on the engine a scenario runs in.
@@ -52,6 +54,7 @@ impl ScenarioPlan {
             options.context = host.context.clone();
         }
         options.world = self.world.clone();
+        options.dialect = self.dialect;
         options
     }
 }

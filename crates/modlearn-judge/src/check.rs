@@ -1,4 +1,4 @@
-use modlearn_spec::Assertion;
+use modlearn_spec::{Assertion, Dialect};
 use modlearn_types::{CheckResult, Emission, Observation, Probe, bound};
 use serde_json::Value;
 
@@ -29,16 +29,17 @@ pub fn probe(assertion: &Assertion) -> Probe {
     }
 }
 
-/// Judges the `index`-th assertion of a scenario from its observation.
-pub fn judge(index: usize, assertion: &Assertion, observation: &Observation) -> CheckResult {
+/// Judges the `index`-th assertion of a scenario from its observation, by the rules of the host
+/// `dialect` (README, "One vocabulary, three hosts").
+pub fn judge(index: usize, assertion: &Assertion, observation: &Observation, dialect: Dialect) -> CheckResult {
     let (passed, message, details) = match observation {
         Observation::EngineFailure { message } => (false, format!("the engine failed: {message}"), Value::Null),
         Observation::Rejected { message } => (false, format!("the event was rejected: {message}"), Value::Null),
         observation => match assertion {
             Assertion::ModLoads(a) => checks::mod_loads::judge(a, observation),
             Assertion::TurnStartInjectsMessage(a) => checks::turn_start_injects_message::judge(a, observation),
-            Assertion::ToolStartRewritesArgs(a) => checks::tool_start_args::judge_rewrite(a, observation),
-            Assertion::ToolStartPreservesArgs(a) => checks::tool_start_args::judge_preserve(a, observation),
+            Assertion::ToolStartRewritesArgs(a) => checks::tool_start_args::judge_rewrite(a, observation, dialect),
+            Assertion::ToolStartPreservesArgs(a) => checks::tool_start_args::judge_preserve(a, observation, dialect),
             Assertion::ToolStartBlocks(a) => checks::tool_start_blocks::judge(a, observation),
             Assertion::ToolEndRewritesResult(a) => checks::tool_end_rewrites_result::judge(a, observation),
             Assertion::TurnStartCancels(a) => checks::turn_start_cancels::judge(a, observation),

@@ -6,14 +6,51 @@
 
 use std::fmt::Write;
 
-use modlearn_spec::{Assertion, ModLearningSpec, ResolvedScenario};
+use modlearn_spec::{Assertion, Dialect, ModLearningSpec, ResolvedScenario};
 use modlearn_types::Attempt;
 use modlearn_types::untrusted::{md_code, md_fence};
 
 use crate::{Message, Role};
 
-/// The API guide given to every proposer: `skills/writing-mods/SKILL.md`.
+/// The API guide given to every proposer of a Letta mod: `skills/writing-mods/SKILL.md`.
 pub const API_GUIDE: &str = include_str!("../../../skills/writing-mods/SKILL.md");
+
+/// The API guide given to every proposer of a Pi extension: `skills/writing-pi-extensions/SKILL.md`.
+pub const PI_API_GUIDE: &str = include_str!("../../../skills/writing-pi-extensions/SKILL.md");
+
+/// What the prompt says that depends on the host a candidate is written for.
+struct DialectText {
+    /// What a candidate is, for the system messages.
+    what: &'static str,
+    /// The host's word for a candidate, in headings.
+    noun: &'static str,
+    hard_rules: &'static str,
+    minimal_example: &'static str,
+    api_guide: &'static str,
+    /// How the checks' shared vocabulary names this host's events; empty for Letta, whose names they are.
+    vocabulary: &'static str,
+}
+
+fn dialect_text(dialect: Dialect) -> DialectText {
+    match dialect {
+        Dialect::Letta => DialectText {
+            what: "Letta Code mods: single ES modules that export activate(letta)",
+            noun: "Mod",
+            hard_rules: HARD_RULES,
+            minimal_example: MINIMAL_EXAMPLE,
+            api_guide: API_GUIDE,
+            vocabulary: "",
+        },
+        Dialect::Pi => DialectText {
+            what: "Pi extensions: single ES modules whose default export is a factory (pi) => void",
+            noun: "Pi extension",
+            hard_rules: PI_HARD_RULES,
+            minimal_example: PI_MINIMAL_EXAMPLE,
+            api_guide: PI_API_GUIDE,
+            vocabulary: PI_VOCABULARY,
+        },
+    }
+}
 
 /// Default size budget for the evidence section, in characters.
 pub const DEFAULT_EVIDENCE_BUDGET: usize = 12_000;
@@ -58,10 +95,11 @@ pub fn generation_prompt(
     slot: &Slot,
     evidence: Option<&Evidence<'_>>,
 ) -> Vec<Message> {
-    let system = "You write Letta Code mods: single ES modules that export activate(letta). \
-You answer with the complete source of one mod in a single fenced code block, and nothing the \
-harness would have to guess. The mod is loaded in a sandbox and judged by executable checks."
-        .to_owned();
+    let system = format!(
+        "You write {}. You answer with the complete source of one candidate in a single fenced code block, \
+and nothing the harness would have to guess. It is loaded in a sandbox and judged by executable checks.",
+        dialect_text(spec.dialect).what
+    );
     let mut user = task(spec, scenarios, slot, evidence);
     user.push_str("\n\nReply with the complete mod in one ```ts code block.\n");
     vec![Message { role: Role::System, content: system }, Message { role: Role::User, content: user }]
@@ -88,10 +126,11 @@ pub fn agent_prompt(
     evidence: Option<&Evidence<'_>>,
     brief: &AgentBrief,
 ) -> Vec<Message> {
-    let system = "You write Letta Code mods: single ES modules that export activate(letta). \
-You work through tools over the run directory of a learning run, and deliver the mod by calling \
-write_candidate with its complete source. The mod is loaded in a sandbox and judged by executable checks."
-        .to_owned();
+    let system = format!(
+        "You write {}. You work through tools over the run directory of a learning run, and deliver the candidate \
+by calling write_candidate with its complete source. It is loaded in a sandbox and judged by executable checks.",
+        dialect_text(spec.dialect).what
+    );
     let mut user = task(spec, scenarios, slot, evidence);
     user.push_str("\n\n## Working in the run directory\n\n");
     user.push_str("Tools `list`, `read` and `search` look at the run directory (paths are relative to it); they change nothing.\n");
@@ -134,8 +173,9 @@ fn task(spec: &ModLearningSpec, scenarios: &[ResolvedScenario], slot: &Slot, evi
         "Round {} of {}, proposal {} of {} (candidate {}).\n",
         slot.round, slot.rounds, slot.index, slot.per_round, slot.candidate_number
     );
+    let text = dialect_text(spec.dialect);
     let _ = writeln!(user, "## Objective\n\n{}\n", spec.objective.trim());
-    user.push_str(HARD_RULES);
+    user.push_str(text.hard_rules);
 
     user.push_str("\n## Requirements\n\n");
     for (i, requirement) in spec.requirements.iter().enumerate() {
@@ -160,6 +200,7 @@ fn task(spec: &ModLearningSpec, scenarios: &[ResolvedScenario], slot: &Slot, evi
         }
     }
     user.push_str("\n## How the candidate is evaluated\n\n");
+    user.push_str(text.vocabulary);
     user.push_str(&evaluation_summary(scenarios));
 
     if slot.per_round > 1 || slot.rounds > 1 {
@@ -176,11 +217,11 @@ fn task(spec: &ModLearningSpec, scenarios: &[ResolvedScenario], slot: &Slot, evi
         user.push_str(&render_evidence(evidence));
     }
     if slot.compact {
-        user.push_str("\n## Example mod\n\n");
-        user.push_str(MINIMAL_EXAMPLE);
+        let _ = writeln!(user, "\n## Example {}\n", text.noun.to_lowercase());
+        user.push_str(text.minimal_example);
     } else {
-        user.push_str("\n## Mod API guide\n\n");
-        user.push_str(strip_front_matter(API_GUIDE).trim_end());
+        let _ = writeln!(user, "\n## {} API guide\n", text.noun);
+        user.push_str(strip_front_matter(text.api_guide).trim_end());
     }
     user
 }
@@ -207,6 +248,35 @@ const HARD_RULES: &str = "## Hard rules
 - Tools the evaluation calls must use `requiresApproval: false` and be read-only.
 - Loading must produce no diagnostic at all (a removed-API warning fails `mod_loads`).
 ";
+
+const PI_MINIMAL_EXAMPLE: &str = "```ts
+export default function (pi) {
+  pi.on(\"tool_call\", async (event) => {
+    if (event.toolName === \"bash\" && /\\brm -rf \\/(\\s|$)/.test(String(event.input.command))) {
+      return { block: true, reason: \"refusing to delete the root directory\" };
+    }
+  });
+  pi.on(\"before_agent_start\", (event) => ({ systemPrompt: event.systemPrompt + \"\\n\\nRun the tests before you finish.\" }));
+}
+```
+";
+
+const PI_HARD_RULES: &str = "## Hard rules
+
+- Reply with the whole extension in one fenced code block; it is saved as the candidate file as is.
+- Default-export a factory `(pi) => void` (it may be async). Pi calls it once per load and calls
+  `session_shutdown` handlers before a reload; that is the only cleanup hook.
+- Imports: `node:*` built-ins, `@mariozechner/pi-coding-agent`, `@mariozechner/pi-ai` and
+  `@sinclair/typebox` only. Files, processes and the environment are virtual and recorded.
+- `ctx.hasUI` is false: dialogs answer as Pi's headless mode does (`confirm` gives false).
+- Loading must produce no diagnostic at all.
+";
+
+const PI_VOCABULARY: &str = "The checks use modlearn's shared names: a `tool_start` event is Pi's `tool_call` \
+(blocking is `{ block: true, reason }`, rewriting is an in-place edit of `event.input`, and a blocked call fails \
+every check that expects the tool to run), `tool_end` is `tool_result`, `turn_start` runs `input` then \
+`before_agent_start` (a `system` message is what you add to `systemPrompt`, a `user` message is a returned \
+`message`), and a mod is the extension.\n\n";
 
 fn strip_front_matter(text: &str) -> &str {
     if let Some(rest) = text.strip_prefix("---\n")

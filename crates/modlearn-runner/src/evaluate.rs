@@ -199,7 +199,7 @@ fn scenario_verdict(scenario: &ResolvedScenario, has_session: bool, run: &Scenar
         .iter()
         .zip(&run.observations)
         .enumerate()
-        .map(|(i, (assertion, observation))| judge(i, assertion, observation))
+        .map(|(i, (assertion, observation))| judge(i, assertion, observation, scenario.dialect))
         .collect();
     if has_session {
         let trace = run.session.as_ref().map(SessionOutcome::trace_jsonl);
@@ -272,7 +272,7 @@ pub fn not_evaluated(
                 .assertions
                 .iter()
                 .enumerate()
-                .map(|(i, assertion)| judge(i, assertion, &Observation::EngineFailure { message: error.clone() }))
+                .map(|(i, assertion)| judge(i, assertion, &Observation::EngineFailure { message: error.clone() }, scenario.dialect))
                 .collect();
             if scenario.script.is_some() {
                 checks.extend(session_marker_checks(scenario, None, checks.len()));

@@ -34,7 +34,13 @@ pub(crate) fn scenario_plan(scenario: &ResolvedScenario, eval: Option<&EvalSessi
         (None, _) => eval.zip(scenario.prompt_to_run()).map(|(eval, prompt)| prompt_session(scenario, env.as_ref(), eval, prompt)),
         _ => None,
     };
-    ScenarioPlan { probes: scenario.assertions.iter().map(probe).collect(), host, session, world: world_seed(scenario, env.as_ref()) }
+    ScenarioPlan {
+        probes: scenario.assertions.iter().map(probe).collect(),
+        host,
+        session,
+        world: world_seed(scenario, env.as_ref()),
+        dialect: scenario.dialect,
+    }
 }
 
 /// The virtual world of a scenario: its memory files in the working directory (ctx `cwd`, also

@@ -57,6 +57,7 @@ pub use lifecycle::{
     IsolatedConversations, LifecycleStep, ReloadIdempotent, RunsUnderProfile, Variation,
 };
 pub use load::{LoadedSpec, load_spec, parse_spec};
+pub use modlearn_types::Dialect;
 pub use resolve::{DEFAULT_MAX_TURNS, DEFAULT_TIMEOUT_MS, ResolvedScenario, resolve_scenarios, slugify, spec_slug};
 pub use schema::{json_schema, json_schema_text};
 pub use script::{

@@ -2,6 +2,7 @@
 //! defaults for every scenario, and its assertions and markers come first in each.
 
 use indexmap::IndexMap;
+use modlearn_types::Dialect;
 use serde::Serialize;
 
 use crate::assertion::Assertion;
@@ -21,6 +22,9 @@ pub const DEFAULT_MAX_TURNS: u32 = 8;
 pub struct ResolvedScenario {
     /// 0-based position among the resolved scenarios.
     pub index: usize,
+    /// The spec's dialect: which handle the candidate gets and how events reach it.
+    #[serde(default, skip_serializing_if = "Dialect::is_letta")]
+    pub dialect: Dialect,
     /// The trimmed name, `scenario-<index + 1>` when blank or missing, or `default` when the spec
     /// lists no scenarios.
     pub name: String,
@@ -99,6 +103,7 @@ pub fn resolve_scenarios(spec: &ModLearningSpec) -> Vec<ResolvedScenario> {
         _ => {
             return vec![ResolvedScenario {
                 index: 0,
+                dialect: spec.dialect,
                 dir_name: dir_name(0, "default"),
                 name: "default".to_owned(),
                 prompt: evaluation.prompt.clone(),
@@ -130,6 +135,7 @@ pub fn resolve_scenarios(spec: &ModLearningSpec) -> Vec<ResolvedScenario> {
             memory_files.extend(scenario.memory_files.clone());
             ResolvedScenario {
                 index,
+                dialect: spec.dialect,
                 dir_name: dir_name(index, &name),
                 name,
                 prompt: scenario.prompt.clone().or_else(|| evaluation.prompt.clone()),

@@ -5,6 +5,8 @@ use indexmap::IndexMap;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
+use modlearn_types::Dialect;
+
 use crate::assertion::Assertion;
 use crate::script::ScriptStep;
 
@@ -24,6 +26,10 @@ pub struct ModLearningSpec {
     /// never a path.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub target_mod_name: Option<String>,
+    /// Which host's plugin API candidates are written against: `letta` (mods, the default, so
+    /// Letta Code's env files load unchanged) or `pi` (Pi extensions).
+    #[serde(default, skip_serializing_if = "Dialect::is_letta")]
+    pub dialect: Dialect,
     /// What the mod must achieve, in prose for the proposer.
     pub objective: String,
     /// Numbered requirements shown to the proposer; at least one.

@@ -9,6 +9,8 @@ use crate::path::JsonPath;
 use crate::resolve::resolve_scenarios;
 use crate::types::{ModLearningSpec, ScenarioBase};
 
+#[path = "validate_dialect.rs"]
+mod dialect;
 #[path = "validate_script.rs"]
 mod script;
 
@@ -118,6 +120,18 @@ pub(crate) fn check(spec: &ModLearningSpec) -> Findings {
                 findings.problem(evaluation_path.clone(), NEEDS_CHECKS);
             }
             findings.warn(evaluation_path.clone(), FEW_SCENARIOS);
+        }
+    }
+
+    let mut assertion_lists = vec![(evaluation_path.key("assertions"), &evaluation.assertions)];
+    for (index, scenario) in evaluation.scenarios.iter().flatten().enumerate() {
+        assertion_lists.push((evaluation_path.key("scenarios").index(index).key("assertions"), &scenario.assertions));
+    }
+    for (path, assertions) in assertion_lists {
+        for (index, assertion) in assertions.iter().enumerate() {
+            if let Some(why) = dialect::unmapped(spec.dialect, assertion) {
+                findings.problem(path.index(index).key("type"), why);
+            }
         }
     }
 

@@ -8,6 +8,7 @@
 
 pub mod bound;
 mod diagnostic;
+mod dialect;
 mod invocation;
 mod lifecycle;
 mod probe;
@@ -18,10 +19,11 @@ mod verdict;
 mod world;
 
 pub use diagnostic::{Capability, Diagnostic, Fault, ModOwner, Severity};
+pub use dialect::Dialect;
 pub use invocation::{CommandInvocation, CommandRun, PermissionCheck, PermissionConsultation, PermissionDecision, ToolRun};
 pub use lifecycle::{
     CheckedDispose, ConversationPlan, ConversationRun, ConversationsReport, DisposeReport, GlobalState, Leftovers, PendingPromise,
-    PendingTimer, ProfileCapabilities, ProfileReport, Registrations, ReloadCycle, RepeatReport, Settled, SignalState,
+    PendingTimer, ProfileCapabilities, ProfileReport, Registrations, ReloadCycle, RepeatReport, Settled, SignalState, Subscription,
 };
 pub use probe::{Compared, LiveCompare, Observation, Probe};
 pub use registry::{ConsoleLine, Emission, RegisteredCommand, RegisteredTool, RegistrySnapshot};

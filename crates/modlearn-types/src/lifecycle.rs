@@ -82,7 +82,7 @@ pub struct GlobalState {
     pub size: f64,
 }
 
-/// What remained of the mods' work: timers, pending promises, globals.
+/// What remained of the mods' work: timers, pending promises, globals, bus subscriptions.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Leftovers {
     /// Timers still scheduled.
@@ -91,6 +91,22 @@ pub struct Leftovers {
     pub promises: Vec<PendingPromise>,
     /// Globals mods added.
     pub globals: Vec<GlobalState>,
+    /// Subscriptions on a bus that outlives load generations (Pi's `pi.events`) whose
+    /// subscriber is no longer loaded: Pi calls them on every later emit.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub subscriptions: Vec<Subscription>,
+}
+
+/// A `pi.events.on(channel, handler)` subscription left behind.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Subscription {
+    /// Owner id.
+    #[serde(rename = "mod")]
+    pub owner: String,
+    /// The load generation that subscribed.
+    pub generation: u64,
+    /// The channel.
+    pub channel: String,
 }
 
 /// Whether the signal a mod was handed is aborted.

@@ -79,6 +79,10 @@ pub struct RegistrySnapshot {
     pub timers: usize,
     /// `letta.ui.notify` messages so far.
     pub notifications: Vec<Value>,
+    /// Dialogs a Pi extension opened (`confirm`, `select`, `input`, `editor`), which the headless
+    /// UI answered as Pi's does.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub prompts: Vec<Value>,
     /// What the mods did to the virtual world so far.
     #[serde(default)]
     pub world: crate::WorldState,

@@ -3,7 +3,7 @@
 //! run, the disposer did not throw and the signal it was handed is aborted.
 
 use modlearn_spec::{DEFAULT_SETTLE_MS, DisposesCleanly};
-use modlearn_types::{DisposeReport, Observation, PendingTimer, Probe, Registrations};
+use modlearn_types::{DisposeReport, Observation, PendingTimer, Probe, Registrations, Subscription};
 use serde_json::json;
 
 use crate::check::{Judged, unexpected};
@@ -56,6 +56,7 @@ fn leaks(assertion: &DisposesCleanly, report: &DisposeReport) -> Vec<String> {
     if !report.leftovers.promises.is_empty() {
         leaks.push(format!("{} it constructed still pending", count(report.leftovers.promises.len(), "promise")));
     }
+    leaks.extend(subscription_leaks(&report.leftovers.subscriptions));
     let mut after: Vec<String> = Vec::new();
     for diagnostic in &report.settle.diagnostics {
         let text = describe_diagnostic(diagnostic);
@@ -71,6 +72,20 @@ fn leaks(assertion: &DisposesCleanly, report: &DisposeReport) -> Vec<String> {
         leaks.push(format!("its disposer left registered {}", describe_registrations(&report.dispose.left)));
     }
     leaks
+}
+
+/// `2 pi.events subscriptions still listening (on `todo:changed`)`: Pi keeps calling them.
+fn subscription_leaks(subscriptions: &[Subscription]) -> Option<String> {
+    if subscriptions.is_empty() {
+        return None;
+    }
+    let mut channels: Vec<&str> = subscriptions.iter().map(|subscription| subscription.channel.as_str()).collect();
+    channels.dedup();
+    let on = channels.iter().map(|channel| format!("`{channel}`")).collect::<Vec<_>>().join(", ");
+    Some(format!(
+        "{} still listening (on {on}): session_shutdown must call the unsubscribe pi.events.on returned",
+        count(subscriptions.len(), "pi.events subscription")
+    ))
 }
 
 /// `1 interval (every 1000 ms) still scheduled`, grouped by kind and period.

@@ -65,6 +65,7 @@ fn differences(first: &ReloadCycle, cycle: &ReloadCycle, k: usize) -> Vec<String
     for (what, a, b) in [
         ("timer", first.leftovers.timers.len(), cycle.leftovers.timers.len()),
         ("pending promise", first.leftovers.promises.len(), cycle.leftovers.promises.len()),
+        ("pi.events subscription", first.leftovers.subscriptions.len(), cycle.leftovers.subscriptions.len()),
     ] {
         if b > a {
             found.push(format!("{} left after dispose, cycle 1 left {a}", count(b, what)));

@@ -1,11 +1,12 @@
 //! `tool_start_rewrites_args` and `tool_start_preserves_args`: emit one
 //! `tool_start` and compare the args the handlers leave behind.
 
-use modlearn_spec::{ToolStartPreservesArgs, ToolStartRewritesArgs};
+use modlearn_spec::{Dialect, ToolStartPreservesArgs, ToolStartRewritesArgs};
 use modlearn_types::{Compared, LiveCompare, Observation, Probe};
 use serde_json::{Map, Value, json};
 
-use crate::check::{Judged, unexpected};
+use crate::check::{Judged, tool_result, unexpected};
+use crate::text::excerpt;
 use crate::{EVAL_AGENT_ID, EVAL_CONVERSATION_ID, EVAL_TOOL_CALL_ID};
 
 /// One `tool_start` for `tool_name` with `args`; `compare` is made on the live args afterwards.
@@ -36,8 +37,10 @@ pub(crate) fn preserve_probe(assertion: &ToolStartPreservesArgs) -> Probe {
 }
 
 /// Handler count and diagnostics gate both checks, before any comparison; then the live
-/// comparison the probe asked for.
-fn gate(observation: &Observation) -> Result<(&Value, &Compared, Value), Judged> {
+/// comparison the probe asked for. For Pi, a blocked call fails both: the tool never runs, so
+/// its arguments were neither kept nor rewritten (Letta compares the args alone); and with no
+/// handler the call simply runs, so only the comparison decides.
+fn gate(observation: &Observation, dialect: Dialect) -> Result<(&Value, &Compared, Value), Judged> {
     let Observation::Emitted { after, emission, compared, .. } = observation else {
         return Err(unexpected(observation));
     };
@@ -47,12 +50,18 @@ fn gate(observation: &Observation) -> Result<(&Value, &Compared, Value), Judged>
         "actualArgs": actual,
         "diagnostics": emission.diagnostics,
     });
-    if emission.handler_count == 0 {
+    // Letta's harness fails a mod with no handler; Pi runs the call as it came.
+    if emission.handler_count == 0 && dialect == Dialect::Letta {
         return Err((false, "no tool_start handler is registered".to_owned(), base));
     }
     if let Some(first) = emission.diagnostics.first() {
         let message = format!("a handler failed: [{}] {}", first.fault.as_str(), first.message);
         return Err((false, message, base));
+    }
+    if dialect == Dialect::Pi
+        && let Ok((_, reason)) = tool_result(after)
+    {
+        return Err((false, format!("the call is blocked, so the tool never runs: {}", excerpt(reason, 120)), base));
     }
     let Some(compared) = compared else {
         return Err(unexpected(observation));
@@ -60,8 +69,8 @@ fn gate(observation: &Observation) -> Result<(&Value, &Compared, Value), Judged>
     Ok((after, compared, base))
 }
 
-pub(crate) fn judge_rewrite(assertion: &ToolStartRewritesArgs, observation: &Observation) -> Judged {
-    let (after, compared, mut details) = match gate(observation) {
+pub(crate) fn judge_rewrite(assertion: &ToolStartRewritesArgs, observation: &Observation, dialect: Dialect) -> Judged {
+    let (after, compared, mut details) = match gate(observation, dialect) {
         Ok(gated) => gated,
         Err(mut judged) => {
             judged.2["expectArgs"] = Value::Object(assertion.expect_args.clone());
@@ -86,8 +95,8 @@ pub(crate) fn judge_rewrite(assertion: &ToolStartRewritesArgs, observation: &Obs
     (false, message, details)
 }
 
-pub(crate) fn judge_preserve(assertion: &ToolStartPreservesArgs, observation: &Observation) -> Judged {
-    let (_, compared, mut details) = match gate(observation) {
+pub(crate) fn judge_preserve(assertion: &ToolStartPreservesArgs, observation: &Observation, dialect: Dialect) -> Judged {
+    let (_, compared, mut details) = match gate(observation, dialect) {
         Ok(gated) => gated,
         Err(judged) => return judged,
     };

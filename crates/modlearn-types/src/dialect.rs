@@ -1,0 +1,36 @@
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+/// Which host's plugin API a candidate is written against.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Dialect {
+    /// A Letta Code mod: `activate(letta)` (or a default function), returning a disposer.
+    #[default]
+    Letta,
+    /// A Pi extension: a default-exported factory `(pi) => void | Promise<void>`.
+    Pi,
+}
+
+impl Dialect {
+    /// The name specs and the engine use.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Dialect::Letta => "letta",
+            Dialect::Pi => "pi",
+        }
+    }
+
+    /// Whether this is the default (Letta), which specs leave out.
+    pub fn is_letta(&self) -> bool {
+        *self == Dialect::Letta
+    }
+
+    /// What the host calls a candidate, for messages and prompts.
+    pub fn candidate_noun(self) -> &'static str {
+        match self {
+            Dialect::Letta => "mod",
+            Dialect::Pi => "extension",
+        }
+    }
+}
