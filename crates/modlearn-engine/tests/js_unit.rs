@@ -63,3 +63,8 @@ fn abort() {
 fn world() {
     run("world.test.js");
 }
+
+#[test]
+fn pi_events() {
+    run("pi-events.test.js");
+}
