@@ -6,6 +6,7 @@ mod check;
 mod common;
 mod compare;
 mod compare_settings;
+mod dsh_diff;
 mod eval;
 mod help;
 mod letta_diff;

@@ -101,6 +101,28 @@ fn a_pi_spec_learns_pi_extensions() {
     assert!(!prompt.contains("export activate(letta)"), "{prompt}");
 }
 
+/// The same for a DSH spec: each proposal is judged as a Cordis plugin in DSH's own services.
+#[test]
+fn a_dsh_spec_learns_dsh_plugins() {
+    let run = Run::new();
+    let good = fenced("candidates/dsh-repo-gate/good-exports.js");
+    let partial = fenced("candidates/dsh-repo-gate/partial-denies-writes.js");
+    run.server.respond_with("*", move |request| {
+        Reply::text(if seed(request) == 5 { good.clone() } else { partial.clone() }).after(Duration::from_millis(300))
+    });
+    let output = run.command_for("specs/dsh-repo-gate.json", &["--candidates", "8"]).output().unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(output.status.code(), Some(0), "{stdout}\n{}", String::from_utf8_lossy(&output.stderr));
+    assert_eq!(run.server.request_count(), 8);
+    assert_eq!(run.server.max_in_flight(), 8);
+    let report = run.report();
+    assert_eq!(report["selected"]["candidateIndex"], 5, "{report:#}");
+    let prompt = run.server.requests()[0].body["messages"].to_string();
+    assert!(prompt.contains("You write DeepSeek Harness plugins"), "{prompt}");
+    assert!(prompt.contains("DSH plugin API guide"), "{prompt}");
+    assert!(prompt.contains("`tools/pre-execute` decisions"), "{prompt}");
+}
+
 #[test]
 fn one_round_asks_in_parallel_and_records_every_candidate() {
     let run = Run::new();

@@ -123,14 +123,23 @@ pub fn validate_profiles(profiles: &[String]) -> Result<(), CheckError> {
 }
 
 /// Which host a file is written for, since `check` has no spec to say so: a Pi extension imports
-/// one of Pi's packages, or uses the `pi` handle and exports no `activate`. Everything else is a
-/// Letta mod, so Letta's own files are checked as Letta checks them.
+/// one of Pi's packages, or uses the `pi` handle and exports no `activate`; a DSH plugin imports
+/// DSH's packages, or exports `apply` and no `activate`. Everything else is a Letta mod, so
+/// Letta's own files are checked as Letta checks them.
 pub fn detect_dialect(source: &str) -> Dialect {
+    const DSH_MARKS: &[&str] =
+        &["\"@deepseek-ai/", "'@deepseek-ai/", "export function apply", "export const apply", "export async function apply"];
     const PI_IMPORTS: &[&str] = &["\"@mariozechner/pi-", "'@mariozechner/pi-", "\"@earendil-works/pi-", "'@earendil-works/pi-"];
     const PI_CALLS: &[&str] = &["pi.on(", "pi.registerTool(", "pi.registerCommand(", "pi.events.on("];
     let imports_pi = PI_IMPORTS.iter().any(|name| source.contains(name));
     let exports_activate = source.contains("function activate") || source.contains("activate =");
-    if imports_pi || (!exports_activate && PI_CALLS.iter().any(|call| source.contains(call))) { Dialect::Pi } else { Dialect::Letta }
+    if imports_pi || (!exports_activate && PI_CALLS.iter().any(|call| source.contains(call))) {
+        Dialect::Pi
+    } else if !exports_activate && DSH_MARKS.iter().any(|mark| source.contains(mark)) {
+        Dialect::Dsh
+    } else {
+        Dialect::Letta
+    }
 }
 
 /// Loads every mod under every profile, each in a fresh engine, in parallel.

@@ -23,6 +23,7 @@ import { installWeb } from "./web/install.js";
 import { seedWorld, worldSnapshot } from "./world.js";
 import { installRequire, requireReady, setBuiltins } from "./require.js";
 
+
 const core = installSandbox(globalThis);
 // Bun's platform, virtualised: web globals, `process`, and the world behind node:*.
 installWeb(globalThis);
@@ -85,6 +86,11 @@ class Host {
     this.piSent = [];
     this.piPrompts = [];
     this.piSessions = 0;
+    // DSH's runtime (started on the first load) and the candidate's fiber per owner.
+    this.dsh = null;
+    this.dshFibers = new Map();
+    /** dsh/api.js, once a DSH plugin loaded. */
+    this.dshApi = null;
   }
 
   // ---- the engine interface used by letta.js and the operations ----
@@ -119,7 +125,7 @@ class Host {
 
   /** The handle a candidate's entry point receives is the dialect's; so are the events' payloads. */
   setDialect(dialect) {
-    if (dialect !== "letta" && dialect !== "pi") throw new Error(`unknown dialect '${dialect}'`);
+    if (dialect !== "letta" && dialect !== "pi" && dialect !== "dsh") throw new Error(`unknown dialect '${dialect}'`);
     this.dialect = dialect;
   }
 
@@ -167,12 +173,14 @@ class Host {
   newGeneration() {
     this.registry = createRegistry(this.registry.generation + 1);
     this.clientPromise = null;
+    this.dshFibers = new Map();
     // Each scenario starts from the seeded world, as each of Letta's runs starts on a clean machine.
     seedWorld(this.worldSeed);
     return { generation: this.registry.generation };
   }
 
   start(args) {
+    this.dshApi?.syncRegistry(this);
     const op = args.op;
     const Operation = Object.hasOwn(OPERATIONS, op) ? OPERATIONS[op] : undefined;
     if (!Operation) throw new Error(`unknown operation '${op}'`);
@@ -229,7 +237,9 @@ class Host {
   }
 
   snapshot() {
+    this.dshApi?.syncRegistry(this);
     const registry = this.registry;
+    const pending = this.dshApi?.pendingPlugins(this) ?? [];
     const ownerOf = (entry) => entry.owner.id;
     return {
       generation: registry.generation,
@@ -251,6 +261,7 @@ class Host {
       timers: pendingTimers().length,
       notifications: this.notifications,
       ...(this.piPrompts.length > 0 ? { prompts: this.piPrompts } : {}),
+      ...(pending.length > 0 ? { pending } : {}),
       world: worldSnapshot(),
     };
   }

@@ -175,6 +175,8 @@ export function checkedDispose(DisposeOperation) {
 
     finish() {
       const registry = this.host.registry;
+      // A DSH plugin's registrations live in DSH's services: read them after its fiber's dispose.
+      this.host.dshApi?.syncRegistry(this.host);
       const left = registrations(registry);
       const result = super.finish();
       return {

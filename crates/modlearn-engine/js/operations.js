@@ -18,6 +18,7 @@ import { activateExtension, startSession } from "./pi/session.js";
 import { piRegistrations } from "./pi/events.js";
 import { piContext } from "./pi/handle.js";
 
+
 /**
  * Loads one mod file: scan, import, activate. Arguments: `specifier` (what
  * to import), `path` (the owner's path), `scope`, `source` (raw text for the
@@ -83,15 +84,20 @@ class LoadOperation {
     const { host, owner, namespace } = this;
     host.phase = "activate";
     try {
+      let active = true;
       if (host.dialect === "pi") {
         await activateExtension(host, owner, namespace);
+      } else if (host.dialect === "dsh") {
+        host.dshApi ??= await import("./dsh/api.js");
+        active = await host.dshApi.activatePlugin(host, owner, namespace);
       } else {
         const factory = typeof namespace.default === "function" ? namespace.default : namespace.activate;
         if (typeof factory !== "function") throw new Error("Mod must export a default function or activate() function");
         const disposer = await withDialectHint(() => factory(createLettaHandle(host, owner)), host.lastSource);
         if (typeof disposer === "function") host.registry.disposers.push({ owner, disposer });
       }
-      host.registry.loadedPaths.push(owner.path);
+      // A DSH plugin parked PENDING has not loaded, though DSH reports nothing.
+      if (active) host.registry.loadedPaths.push(owner.path);
     } catch (error) {
       this.loadFailed("activate", error);
     }
@@ -151,7 +157,7 @@ class EmitOperation {
     this.rejected = null;
     this.failedSteps = new Set();
     try {
-      const registrations = host.dialect === "pi" ? this.piRegistrations(name, event) : undefined;
+      const registrations = host.dialect === "pi" ? this.piRegistrations(name, event) : host.dialect === "dsh" ? host.dshApi?.dshRegistrations(host, name) ?? [] : undefined;
       this.emission = beginEmission(host.registry, name, event, registrations);
     } catch (error) {
       // Letta's emit rejects here (unknown event, non-array turn_start input).
@@ -268,6 +274,7 @@ class DisposeOperation {
     const registry = this.host.registry;
     for (const name of Object.keys(registry.events)) registry.events[name] = [];
     registry.piHandlers = Object.create(null);
+    registry.hostEvents = Object.create(null);
     for (const map of [registry.tools, registry.commands, registry.permissions, registry.providers, registry.panels]) {
       map.clear();
     }

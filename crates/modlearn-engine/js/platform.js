@@ -227,12 +227,36 @@ function prepareStackTrace(error, callsites) {
   return [head, ...frames].join("\n");
 }
 
+/** QuickJS's body of a native function's source text, and the one line Bun (V8, JSC) prints. */
+const QUICKJS_NATIVE = "{\n    [native code]\n}";
+const BUN_NATIVE = "{ [native code] }";
+
+/**
+ * `Function.prototype.toString` printing native functions as Bun does:
+ * `function Object() { [native code] }`. Code that tells intrinsics from
+ * look-alikes by that text (DSH's JSON-schema checks do) then sees the same
+ * platform here as under Bun. It reports itself as native too.
+ */
+function installNativeToString(global) {
+  const FunctionPrototype = global.Function.prototype;
+  const nativeToString = FunctionPrototype.toString;
+  const { endsWith, slice } = String.prototype;
+  function toString() {
+    if (this === toString) return `function toString() ${BUN_NATIVE}`;
+    const text = Reflect.apply(nativeToString, this, []);
+    if (!Reflect.apply(endsWith, text, [QUICKJS_NATIVE])) return text;
+    return `${Reflect.apply(slice, text, [0, text.length - QUICKJS_NATIVE.length])}${BUN_NATIVE}`;
+  }
+  Object.defineProperty(FunctionPrototype, "toString", { value: toString, writable: true, configurable: true, enumerable: false });
+}
+
 /**
  * Turns the bootstrapped deno_core global into the mod sandbox.
  * Returns the deno_core handle, which only the host keeps.
  */
 export function installSandbox(global) {
   const core = global.Deno.core;
+  installNativeToString(global);
   global.Error.prepareStackTrace = prepareStackTrace;
   global.Date = VirtualDate;
   Math.random = seededRandom;

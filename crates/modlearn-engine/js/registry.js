@@ -21,6 +21,8 @@ export function createRegistry(generation) {
     events,
     /** A Pi extension's handlers by Pi event name (pi/events.js routes them onto `events`). */
     piHandlers: Object.create(null),
+    /** Listener counts by event name of a DSH plugin, read from its fiber (dsh/registry.js). */
+    hostEvents: Object.create(null),
     tools: new Map(),
     commands: new Map(),
     permissions: new Map(),
@@ -35,7 +37,8 @@ export function createRegistry(generation) {
 
 /**
  * Handler count per event name: Letta's ten (with `zeros`, every one of them),
- * then a Pi extension's events under their Pi names.
+ * then a Pi extension's events under their Pi names, then the events a DSH
+ * plugin's fiber listens to.
  */
 export function eventCounts(registry, { zeros }) {
   // No prototype: a setter a mod put on Object.prototype must not swallow a count.
@@ -45,6 +48,9 @@ export function eventCounts(registry, { zeros }) {
   }
   for (const [name, list] of Object.entries(registry.piHandlers)) {
     if (list.length > 0) counts[name] = list.length;
+  }
+  for (const [name, count] of Object.entries(registry.hostEvents)) {
+    if (count > 0) counts[name] = count;
   }
   return counts;
 }

@@ -130,7 +130,9 @@ impl ModuleLoader for SandboxLoader {
 /// Host modules mods may import: Node's built-ins as the sandbox provides them, and the
 /// packages a dialect's host provides (Pi's virtual modules).
 fn is_public(specifier: &ModuleSpecifier) -> bool {
-    specifier.scheme() == HOST_SCHEME && (specifier.path().starts_with("/node/") || specifier.path().starts_with("/pi/packages/"))
+    let path = specifier.path();
+    specifier.scheme() == HOST_SCHEME
+        && (path.starts_with("/node/") || path.starts_with("/pi/packages/") || path.starts_with("/dsh/packages/"))
 }
 
 /// The packages Pi's binary serves to extensions (its `virtualModules`), by import name; both
@@ -144,9 +146,26 @@ const PI_PACKAGES: &[(&str, &str)] = &[
     ("typebox", "typebox"),
 ];
 
-fn pi_package(specifier: &str) -> Option<Result<ModuleSpecifier, ModuleLoaderError>> {
-    let (_, file) = PI_PACKAGES.iter().find(|(name, _)| *name == specifier)?;
-    Some(ModuleSpecifier::parse(&format!("{HOST_SCHEME}:///pi/packages/{file}.js")).map_err(JsErrorBox::from_err))
+/// The packages DSH plugins import at run time: the Cordis core DSH vendors (under its three
+/// names) and DSH's own tools, llm and schemastery modules.
+const DSH_PACKAGES: &[(&str, &str)] = &[
+    ("@deepseek-ai/cordis", "cordis"),
+    ("cordis", "cordis"),
+    ("@cordisjs/core", "cordis"),
+    ("@deepseek-ai/dsh-tools", "tools"),
+    ("@deepseek-ai/dsh-llm", "llm"),
+    ("@deepseek-ai/schemastery", "schemastery"),
+];
+
+/// The host module a dialect's package import resolves to, if it is one of that host's.
+fn dialect_package(dialect: Dialect, specifier: &str) -> Option<Result<ModuleSpecifier, ModuleLoaderError>> {
+    let (dir, table) = match dialect {
+        Dialect::Letta => return None,
+        Dialect::Pi => ("pi", PI_PACKAGES),
+        Dialect::Dsh => ("dsh", DSH_PACKAGES),
+    };
+    let (_, file) = table.iter().find(|(name, _)| *name == specifier)?;
+    Some(ModuleSpecifier::parse(&format!("{HOST_SCHEME}:///{dir}/packages/{file}.js")).map_err(JsErrorBox::from_err))
 }
 
 impl SandboxLoader {
@@ -165,9 +184,7 @@ impl SandboxLoader {
             if let Some(resolved) = node_builtin(specifier) {
                 return resolved;
             }
-            if self.dialect.get() == Dialect::Pi
-                && let Some(resolved) = pi_package(specifier)
-            {
+            if let Some(resolved) = dialect_package(self.dialect.get(), specifier) {
                 return resolved;
             }
             let why = if specifier.starts_with("http:") || specifier.starts_with("https:") {

@@ -26,6 +26,8 @@ pub fn probe(assertion: &Assertion) -> Probe {
         Assertion::IsolatedConversations(a) => checks::isolated_conversations::probe(a),
         Assertion::WritesFile(_) => checks::writes_file::probe(),
         Assertion::RunsCommand(_) => checks::runs_command::probe(),
+        Assertion::AsksApproval(a) => checks::tool_start_args::probe(&a.tool_name, &a.args, None),
+        Assertion::NoPendingPlugin(_) => Probe::LoadSnapshot,
     }
 }
 
@@ -56,6 +58,8 @@ pub fn judge(index: usize, assertion: &Assertion, observation: &Observation, dia
             Assertion::IsolatedConversations(a) => checks::isolated_conversations::judge(a, observation),
             Assertion::WritesFile(a) => checks::writes_file::judge(a, observation),
             Assertion::RunsCommand(a) => checks::runs_command::judge(a, observation),
+            Assertion::AsksApproval(a) => checks::asks_approval::judge(a, observation),
+            Assertion::NoPendingPlugin(_) => checks::no_pending_plugin::judge(observation),
         },
     };
     // What a candidate controls is quoted here: keep reports and run directories bounded.

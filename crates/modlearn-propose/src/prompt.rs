@@ -18,6 +18,9 @@ pub const API_GUIDE: &str = include_str!("../../../skills/writing-mods/SKILL.md"
 /// The API guide given to every proposer of a Pi extension: `skills/writing-pi-extensions/SKILL.md`.
 pub const PI_API_GUIDE: &str = include_str!("../../../skills/writing-pi-extensions/SKILL.md");
 
+/// The API guide given to every proposer of a DSH plugin: `skills/writing-dsh-plugins/SKILL.md`.
+pub const DSH_API_GUIDE: &str = include_str!("../../../skills/writing-dsh-plugins/SKILL.md");
+
 /// What the prompt says that depends on the host a candidate is written for.
 struct DialectText {
     /// What a candidate is, for the system messages.
@@ -48,6 +51,14 @@ fn dialect_text(dialect: Dialect) -> DialectText {
             minimal_example: PI_MINIMAL_EXAMPLE,
             api_guide: PI_API_GUIDE,
             vocabulary: PI_VOCABULARY,
+        },
+        Dialect::Dsh => DialectText {
+            what: "DeepSeek Harness plugins: Cordis plugins exporting name, inject and apply(ctx)",
+            noun: "DSH plugin",
+            hard_rules: DSH_HARD_RULES,
+            minimal_example: DSH_MINIMAL_EXAMPLE,
+            api_guide: DSH_API_GUIDE,
+            vocabulary: DSH_VOCABULARY,
         },
     }
 }
@@ -277,6 +288,37 @@ const PI_VOCABULARY: &str = "The checks use modlearn's shared names: a `tool_sta
 every check that expects the tool to run), `tool_end` is `tool_result`, `turn_start` runs `input` then \
 `before_agent_start` (a `system` message is what you add to `systemPrompt`, a `user` message is a returned \
 `message`), and a mod is the extension.\n\n";
+
+const DSH_MINIMAL_EXAMPLE: &str = "```ts
+export const name = \"repo-gate\"
+export const inject = [\"tools\"]
+export function apply(ctx) {
+  ctx.on(\"tools/pre-execute\", async (exec, next) => {
+    if (exec.name === \"bash\" && /\\brm -rf \\/(\\s|$)/.test(String(exec.arguments.command))) return { kind: \"deny\", reason: \"refusing rm -rf /\" }
+    return next()
+  })
+}
+```
+";
+
+const DSH_HARD_RULES: &str = "## Hard rules
+
+- Reply with the whole plugin in one fenced code block; it is saved as the candidate file as is.
+- Export `name`, `inject` (the services you use) and `apply(ctx, config)`, or a default object with
+  them, or a `Service` class. Every registration goes through `ctx` (`ctx.on`, `ctx.tools.register`,
+  `ctx.systemPrompt.section`, ...), so Cordis removes it when the plugin unloads.
+- Reading a service you did not `inject` throws; a plugin whose `inject` names a missing service
+  stays PENDING without an error.
+- Imports: `node:*` built-ins, `@deepseek-ai/cordis`, `@deepseek-ai/dsh-tools` (`defineTool`) only.
+- A `tools/pre-execute` listener must `return next()` for calls it does not decide.
+- Loading must produce no diagnostic at all.
+";
+
+const DSH_VOCABULARY: &str = "The checks use modlearn's shared names: a `tool_start` event is one call through DSH's \
+tool pipeline up to the body (`tools/pre-execute` decisions, approval, guards; a `deny` or a guard's string blocks it), \
+`tool_end` is `tools/post-execute` (`accept` with new content, or `block`), `turn_start` is `agent/pre-step` plus the \
+assembled system prompt (a `system` message is your sections' text, a `user` message one you inject), `turn_end` is \
+`agent/turn-stopping` (`agent.steer` continues), and a mod is the plugin.\n\n";
 
 fn strip_front_matter(text: &str) -> &str {
     if let Some(rest) = text.strip_prefix("---\n")

@@ -159,6 +159,15 @@ assertion_types! {
     /// expression, with `regex`); with `never`, iff none did (and no effect was past the log's
     /// cap, so none can have gone unseen).
     RunsCommand(RunsCommand) = "runs_command",
+    /// A modlearn extension for the `pi` and `dsh` dialects. A call of `toolName` with `args` asks
+    /// for approval instead of deciding: DSH's final `tools/pre-execute` decision is `{kind: "ask"}`,
+    /// or a Pi `tool_call` handler opened `ctx.ui.confirm`. The reason (DSH) or the dialog's title
+    /// and message (Pi) must contain every `reasonContains` substring.
+    AsksApproval(AsksApproval) = "asks_approval",
+    /// A modlearn extension for the `dsh` dialect: the plugin is not parked PENDING (DSH parks a
+    /// plugin whose `inject` names a service nobody provides, and reports nothing). The message
+    /// names the services that have no provider.
+    NoPendingPlugin(NoPendingPlugin) = "no_pending_plugin",
 }
 
 impl Assertion {
@@ -177,7 +186,9 @@ impl Assertion {
             | Self::Deterministic(_)
             | Self::IsolatedConversations(_)
             | Self::WritesFile(_)
-            | Self::RunsCommand(_) => None,
+            | Self::RunsCommand(_)
+            | Self::NoPendingPlugin(_) => None,
+            Self::AsksApproval(assertion) => Some(&assertion.tool_name),
             Self::ToolStartRewritesArgs(assertion) => Some(&assertion.tool_name),
             Self::ToolStartPreservesArgs(assertion) => Some(&assertion.tool_name),
             Self::ToolStartBlocks(assertion) => Some(&assertion.tool_name),
@@ -215,6 +226,26 @@ impl Assertion {
         }
     }
 }
+
+/// Fields of [`Assertion::AsksApproval`].
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+#[schemars(inline)]
+pub struct AsksApproval {
+    /// The tool called, such as `write`.
+    pub tool_name: String,
+    /// Its arguments.
+    pub args: Map<String, Value>,
+    /// Substrings the reason (or the dialog's text) must all contain.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reason_contains: Option<StringOrList>,
+}
+
+/// Fields of [`Assertion::NoPendingPlugin`]: none.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+#[schemars(inline)]
+pub struct NoPendingPlugin {}
 
 /// Fields of [`Assertion::ModLoads`].
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
@@ -691,7 +722,8 @@ mod tests {
              `tool_end_rewrites_result`, `turn_start_cancels`, `turn_end_continues`, \
              `tool_registered`, `tool_run_returns`, `permission_decides`, `command_registered`, \
              `command_runs`, `disposes_cleanly`, `reload_idempotent`, `runs_under_profile`, \
-             `deterministic`, `isolated_conversations`, `writes_file`, `runs_command`"
+             `deterministic`, `isolated_conversations`, `writes_file`, `runs_command`, `asks_approval`, \
+             `no_pending_plugin`"
         );
     }
 

@@ -45,9 +45,10 @@ mod types;
 mod validate;
 
 pub use assertion::{
-    ApprovalPolicy, Assertion, CommandRegistered, CommandResultType, CommandRuns, ExpectedDecision, ModLoads, PermissionDecides,
-    PermissionPhase, RunsCommand, StringOrList, ToolEndRewritesResult, ToolRegistered, ToolRunReturns, ToolStartBlocks,
-    ToolStartPreservesArgs, ToolStartRewritesArgs, ToolStatus, TurnEndContinues, TurnStartCancels, TurnStartInjectsMessage, WritesFile,
+    ApprovalPolicy, AsksApproval, Assertion, CommandRegistered, CommandResultType, CommandRuns, ExpectedDecision, ModLoads,
+    NoPendingPlugin, PermissionDecides, PermissionPhase, RunsCommand, StringOrList, ToolEndRewritesResult, ToolRegistered, ToolRunReturns,
+    ToolStartBlocks, ToolStartPreservesArgs, ToolStartRewritesArgs, ToolStatus, TurnEndContinues, TurnStartCancels,
+    TurnStartInjectsMessage, WritesFile,
 };
 pub use env::{AskResolution, DEFAULT_ENV, Env, EnvError, EnvPermissions, EnvTool, EnvToolKind, LoadedEnv, Profile, load_env, parse_env};
 pub use env_lookup::{attach_envs, default_env, env_search_dirs};

@@ -237,6 +237,10 @@ impl Findings {
             Assertion::ToolStartPreservesArgs(assertion) => {
                 self.non_blank(&assertion.tool_name, path.key("toolName"));
             }
+            Assertion::AsksApproval(assertion) => {
+                self.non_blank(&assertion.tool_name, path.key("toolName"));
+            }
+            Assertion::NoPendingPlugin(_) => {}
             Assertion::ToolStartBlocks(assertion) => {
                 self.non_blank(&assertion.tool_name, path.key("toolName"));
             }

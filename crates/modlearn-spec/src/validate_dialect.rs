@@ -7,9 +7,44 @@ use crate::assertion::Assertion;
 
 /// Why `assertion` cannot be judged for `dialect`, or `None` when it maps.
 pub(super) fn unmapped(dialect: Dialect, assertion: &Assertion) -> Option<String> {
-    if dialect != Dialect::Pi {
-        return None;
-    }
+    let why = match dialect {
+        Dialect::Letta => letta(assertion)?,
+        Dialect::Pi => pi(assertion)?,
+        Dialect::Dsh => dsh(assertion)?,
+    };
+    Some(format!("`{}` does not map to the `{}` dialect: {why}", assertion.type_name(), dialect.as_str()))
+}
+
+fn letta(assertion: &Assertion) -> Option<&'static str> {
+    Some(match assertion {
+        Assertion::AsksApproval(_) => {
+            "a Letta mod asks through a permission overlay: judge it with `permission_decides` and `decision: \"ask\"`"
+        }
+        Assertion::NoPendingPlugin(_) => "only DSH parks a plugin PENDING; a Letta mod loads or fails",
+        _ => return None,
+    })
+}
+
+fn dsh(assertion: &Assertion) -> Option<&'static str> {
+    Some(match assertion {
+        Assertion::ToolStartRewritesArgs(_) => {
+            "DSH logs a call's arguments frozen before any listener runs, so a plugin cannot rewrite them"
+        }
+        Assertion::PermissionDecides(_) => {
+            "DSH has no permission overlays; judge a gate with `tool_start_blocks` (a `deny` decision or a guard) or `asks_approval`"
+        }
+        Assertion::RunsUnderProfile(_) => "capability profiles are Letta's surfaces; DSH composes services instead",
+        Assertion::TurnStartCancels(cancels) if cancels.reason_contains.is_some() => {
+            "DSH's `agent/pre-step` rejects with `{ kind: \"reject\" }`, which carries no reason: drop `reasonContains`"
+        }
+        Assertion::DisposesCleanly(disposes) if disposes.require_own_cleanup == Some(true) => {
+            "Cordis disposes every effect of an unloading plugin itself: drop `requireOwnCleanup`"
+        }
+        _ => return None,
+    })
+}
+
+fn pi(assertion: &Assertion) -> Option<&'static str> {
     let why = match assertion {
         Assertion::PermissionDecides(_) => {
             "Pi has no permission overlays; judge a gate with `tool_start_blocks` (a `tool_call` handler returning `{ block: true }`)"
@@ -24,7 +59,8 @@ pub(super) fn unmapped(dialect: Dialect, assertion: &Assertion) -> Option<String
         Assertion::DisposesCleanly(disposes) if disposes.require_own_cleanup == Some(true) => {
             "Pi has no way to unregister a handler or a tool (session_shutdown is its only cleanup hook): drop `requireOwnCleanup`"
         }
+        Assertion::NoPendingPlugin(_) => "only DSH parks a plugin PENDING; a Pi extension loads or fails",
         _ => return None,
     };
-    Some(format!("`{}` does not map to the `pi` dialect: {why}", assertion.type_name()))
+    Some(why)
 }

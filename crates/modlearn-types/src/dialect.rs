@@ -10,6 +10,9 @@ pub enum Dialect {
     Letta,
     /// A Pi extension: a default-exported factory `(pi) => void | Promise<void>`.
     Pi,
+    /// A DeepSeek Harness plugin: a Cordis plugin (`name`, `inject`, `apply(ctx, config)`, or a
+    /// `Service` class).
+    Dsh,
 }
 
 impl Dialect {
@@ -18,6 +21,7 @@ impl Dialect {
         match self {
             Dialect::Letta => "letta",
             Dialect::Pi => "pi",
+            Dialect::Dsh => "dsh",
         }
     }
 
@@ -31,6 +35,7 @@ impl Dialect {
         match self {
             Dialect::Letta => "mod",
             Dialect::Pi => "extension",
+            Dialect::Dsh => "plugin",
         }
     }
 }

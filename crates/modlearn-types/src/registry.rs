@@ -83,6 +83,10 @@ pub struct RegistrySnapshot {
     /// UI answered as Pi's does.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub prompts: Vec<Value>,
+    /// DSH plugins parked PENDING (`mod`, `plugin`, `state`, `missing`: the injected services
+    /// nobody provides).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub pending: Vec<Value>,
     /// What the mods did to the virtual world so far.
     #[serde(default)]
     pub world: crate::WorldState,

@@ -143,9 +143,15 @@ const ADAPTERS = {
   // fails safe here). In-place edits of `input` are edits of the core args.
   async tool_call(handler, event, ctx, state) {
     if (state.result !== null) return undefined;
+    // A confirm dialog opened for this call is the call put to a human (`asks_approval`).
+    const confirm = async (title, message, ...rest) => {
+      event.approval = { asked: true, reason: [title, message].filter((part) => typeof part === "string" && part !== "").join(": ") };
+      return ctx.ui.confirm(title, message, ...rest);
+    };
+    const asking = { ...ctx, ui: { ...ctx.ui, confirm } };
     let result;
     try {
-      result = await handler({ type: "tool_call", toolCallId: event.toolCallId, toolName: event.toolName, input: event.args }, ctx);
+      result = await handler({ type: "tool_call", toolCallId: event.toolCallId, toolName: event.toolName, input: event.args }, asking);
     } catch (error) {
       // The model sees an Error's own message; anything else thrown, Pi's wrapper text.
       const reason = error instanceof Error ? error.message : `Extension failed, blocking execution: ${String(error)}`;

@@ -17,8 +17,9 @@ use crate::worker::child::serve_engine;
 use crate::worker::messages::{ControlReply, ControlRequest};
 
 /// Runs the zygote on `control` (its stdin) until modlearn closes it. Never returns.
-/// Host modules every child gets evaluated: the packages Pi extensions import.
-const PRELOADED: &[&str] = &["pi/packages/typebox.js", "pi/packages/ai.js", "pi/packages/coding-agent.js"];
+/// Host modules every child gets evaluated: the packages Pi extensions import, and DSH's runtime.
+const PRELOADED: &[&str] =
+    &["pi/packages/typebox.js", "pi/packages/ai.js", "pi/packages/coding-agent.js", "dsh/api.js", "dsh/packages/tools.js"];
 
 pub(crate) fn run(control: OwnedFd, memory_limit: usize) -> ! {
     let mut booted = match Booted::with_preloaded(memory_limit, PRELOADED) {

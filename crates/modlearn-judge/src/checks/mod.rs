@@ -1,6 +1,7 @@
 //! One module per assertion type (the two tool_start args checks share one):
 //! its probe and its pass conditions.
 
+pub(crate) mod asks_approval;
 pub(crate) mod command_registered;
 pub(crate) mod command_runs;
 pub(crate) mod deterministic;
@@ -8,6 +9,7 @@ pub(crate) mod disposes_cleanly;
 pub(crate) mod isolated_conversations;
 pub(crate) mod lifecycle_steps;
 pub(crate) mod mod_loads;
+pub(crate) mod no_pending_plugin;
 pub(crate) mod permission_decides;
 pub(crate) mod reload_idempotent;
 pub(crate) mod runs_command;

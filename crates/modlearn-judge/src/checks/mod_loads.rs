@@ -19,14 +19,25 @@ pub(crate) fn judge(assertion: &ModLoads, observation: &Observation) -> Judged {
     };
     let loaded = snapshot.loaded_paths.len();
     let diagnostics = &snapshot.diagnostics;
-    let details = json!({
+    let mut details = json!({
         "loadedCount": loaded,
         "expectedLoadedCount": assertion.expected_loaded_count,
         "diagnostics": diagnostics,
     });
+    if !snapshot.pending.is_empty() {
+        details["pending"] = json!(snapshot.pending);
+    }
     let message = if !diagnostics.is_empty() {
         let first = &diagnostics[0];
         format!("{} diagnostic(s); first: [{} {}] {}", diagnostics.len(), first.phase, first.fault.as_str(), first.message)
+    } else if loaded == 0 && !snapshot.pending.is_empty() {
+        let missing: Vec<&str> = snapshot
+            .pending
+            .iter()
+            .flat_map(|plugin| plugin["missing"].as_array().into_iter().flatten())
+            .filter_map(|name| name.as_str())
+            .collect();
+        format!("no mod loaded: the plugin is PENDING, waiting for {} (DSH reports no error)", missing.join(", "))
     } else if loaded == 0 {
         "no mod loaded".to_owned()
     } else if let Some(expected) = assertion.expected_loaded_count.filter(|&n| n as usize != loaded) {

@@ -37,9 +37,9 @@ pub(crate) fn preserve_probe(assertion: &ToolStartPreservesArgs) -> Probe {
 }
 
 /// Handler count and diagnostics gate both checks, before any comparison; then the live
-/// comparison the probe asked for. For Pi, a blocked call fails both: the tool never runs, so
-/// its arguments were neither kept nor rewritten (Letta compares the args alone); and with no
-/// handler the call simply runs, so only the comparison decides.
+/// comparison the probe asked for. For Pi and DSH, a blocked call fails both: the tool never
+/// runs, so its arguments were neither kept nor rewritten (Letta compares the args alone); and
+/// with no handler the call simply runs, so only the comparison decides.
 fn gate(observation: &Observation, dialect: Dialect) -> Result<(&Value, &Compared, Value), Judged> {
     let Observation::Emitted { after, emission, compared, .. } = observation else {
         return Err(unexpected(observation));
@@ -58,7 +58,7 @@ fn gate(observation: &Observation, dialect: Dialect) -> Result<(&Value, &Compare
         let message = format!("a handler failed: [{}] {}", first.fault.as_str(), first.message);
         return Err((false, message, base));
     }
-    if dialect == Dialect::Pi
+    if dialect != Dialect::Letta
         && let Ok((_, reason)) = tool_result(after)
     {
         return Err((false, format!("the call is blocked, so the tool never runs: {}", excerpt(reason, 120)), base));

@@ -1,0 +1,128 @@
+// DSH's extension points on modlearn's core events. A core `tool_start` is a
+// call through DSH's real tool pipeline up to the body (pre-execute waterfall,
+// approval, guards, around-dispatch); `tool_end` is the post-execute
+// waterfall; `turn_start` is `agent/pre-step` plus the assembled system
+// prompt; `turn_end` is `agent/turn-stopping`. What DSH decided is written
+// back onto the core event, so the judge reads one vocabulary.
+
+import { EVAL_AGENT_ID, messageText } from "./runtime.js";
+
+/** What the innermost `tools/execute` listener answers instead of running the body. */
+const NOT_RUN = Object.freeze({ isError: false, value: null, content: [] });
+
+function contentText(content) {
+  return Array.isArray(content) ? content.filter((block) => block && block.type === "text").map((block) => String(block.text)).join("\n") : "";
+}
+
+function deepCopy(value) {
+  return value === undefined ? undefined : JSON.parse(JSON.stringify(value));
+}
+
+/**
+ * One call of `toolName` through `tools.execute`, stopped before the body:
+ * the last decision of `tools/pre-execute`, and the arguments the body would
+ * have run with (or why it would not run).
+ */
+async function preflight(runtime, event) {
+  const { root } = runtime;
+  const tools = root.get("tools");
+  const disposers = [];
+  const seen = { decision: null, reached: false, args: undefined };
+  try {
+    // A tool the plugin gates but does not own (`bash`): a stand-in, for this call only.
+    if (tools.get(event.toolName) === undefined) {
+      disposers.push(tools.register({
+        name: event.toolName, description: "stand-in", parameters: { type: "object" },
+        output: { schema: {}, render: () => [] }, execute: async () => null,
+      }));
+    }
+    disposers.push(root.on("tools/pre-execute", async (exec, next) => (seen.decision = await next()), { prepend: true }));
+    disposers.push(root.on("tools/execute", async (exec) => {
+      seen.reached = true;
+      seen.args = deepCopy(exec.arguments);
+      return NOT_RUN;
+    }));
+    const result = await tools.execute({ callId: event.toolCallId, name: event.toolName, arguments: deepCopy(event.args) ?? {}, signal: new AbortController().signal });
+    return { ...seen, result };
+  } finally {
+    for (const dispose of disposers.reverse()) dispose();
+  }
+}
+
+const ROUTES = {
+  async tool_start(runtime, event) {
+    const seen = await preflight(runtime, event);
+    if (seen.decision && seen.decision.kind === "ask") event.approval = { asked: true, reason: seen.decision.reason ?? null };
+    if (seen.reached) {
+      // DSH logs the arguments frozen, yet `exec.arguments` itself can be swapped: report what would run.
+      event.args = seen.args;
+      return;
+    }
+    event.result = { status: "error", output: contentText(seen.result.content) || String(seen.result.error?.message ?? "") };
+  },
+
+  async tool_end(runtime, event) {
+    const { root } = runtime;
+    const original = Object.freeze({ type: "text", text: String(event.output ?? "") });
+    const result = Object.freeze({
+      isError: event.status === "error",
+      ...(event.status === "error" ? { error: { message: String(event.output ?? "") } } : { value: null }),
+      content: Object.freeze([original]),
+    });
+    const exec = Object.freeze({ callId: event.toolCallId, name: event.toolName, arguments: Object.freeze(deepCopy(event.args) ?? {}) });
+    const decision = await root.waterfall("tools/post-execute", exec, result, async () => ({ kind: "accept" }));
+    if (!decision || typeof decision !== "object") return;
+    if (decision.kind === "block") {
+      event.result = { status: "error", output: contentText(decision.feedback) };
+    } else if (decision.kind === "accept" && Array.isArray(decision.content)) {
+      event.result = { status: "success", output: contentText(decision.content) };
+    } else if (decision.kind === "accept" && decision.value !== undefined) {
+      event.result = { status: "success", output: JSON.stringify(decision.value) };
+    }
+  },
+
+  async turn_start(runtime, event) {
+    const { root, agent } = runtime;
+    const input = Array.isArray(event.input) ? event.input : [];
+    const messages = input.filter((item) => item && item.role === "user").map((item) => ({ role: "user", content: [{ type: "text", text: messageText(item) }] }));
+    const pending = agent.outbox.injected.splice(0);
+    const decision = await root.waterfall(
+      "agent/pre-step",
+      { agent, messages, turn: 1, step: 1, signal: new AbortController().signal },
+      async () => ({ kind: "enter", messages }),
+    );
+    if (decision && decision.kind === "reject") {
+      event.cancel = { reason: "the step was rejected by a plugin" };
+      return { cancel: event.cancel };
+    }
+    const entered = decision && Array.isArray(decision.messages) ? decision.messages.slice(messages.length) : [];
+    const added = [...pending, ...agent.outbox.injected.splice(0), ...entered.map(messageText)];
+    for (const text of added) input.push({ type: "message", role: "user", content: text });
+    const assembly = await root.get("systemPrompt").assemble({});
+    const text = assembly.sections.map((section) => section.text).filter((part) => typeof part === "string" && part !== "").join("\n\n");
+    if (text !== "") input.push({ type: "message", role: "system", content: text });
+    return undefined;
+  },
+
+  async turn_end(runtime, event) {
+    const { root, agent } = runtime;
+    const before = agent.outbox.steered.length;
+    await root.serial("agent/turn-stopping", { agent, turn: 1, signal: new AbortController().signal });
+    const steered = agent.outbox.steered.slice(before);
+    if (steered.length > 0 && !event.continue) event.continue = steered.join("\n");
+    return undefined;
+  },
+};
+
+/** The registrations a core emission runs for a DSH plugin: one, through DSH's own dispatch. */
+export function dshRegistrations(host, core) {
+  const route = ROUTES[core];
+  const runtime = host.dsh;
+  if (!route || !runtime || host.dshFibers.size === 0) return [];
+  const [[id]] = [...host.dshFibers];
+  const owner = host.registry.owners[id];
+  if (!owner) return [];
+  return [{ name: core, owner, handler: (event) => route(runtime, event) }];
+}
+
+export { EVAL_AGENT_ID };

@@ -1,0 +1,2 @@
+// `@deepseek-ai/schemastery`: Cordis's config schema library.
+export { Schema as default } from "../../vendor/dsh.js";

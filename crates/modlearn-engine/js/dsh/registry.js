@@ -1,0 +1,67 @@
+// The core registry's view of what a DSH plugin registered: its tools and
+// commands as DSH's own services hold them, and the events it listens to as
+// its fiber's effects name them. Rebuilt before every operation and snapshot,
+// so what a plugin registers late (in a listener, after a timer) is seen too.
+
+import { fiberOf, listenedEvents } from "./session.js";
+
+function contentText(content) {
+  return Array.isArray(content) ? content.filter((block) => block && block.type === "text").map((block) => String(block.text)).join("\n") : "";
+}
+
+function coreTool(tools, schema, owner) {
+  const definition = tools.get(schema.name);
+  return {
+    name: schema.name,
+    description: schema.description ?? "",
+    parameters: schema.parameters,
+    approvalPolicy: "auto",
+    requiresApproval: false,
+    parallelSafe: false,
+    owner,
+    path: owner.path,
+    // The whole pipeline, as the model's call would go: gates, guards, the body, post-execute.
+    async run(ctx) {
+      const result = await tools.execute({ callId: ctx.toolCallId, name: schema.name, arguments: ctx.args ?? {}, signal: ctx.signal });
+      if (result.isError) throw new Error(String(result.error?.message ?? contentText(result.content)));
+      return definition?.output ? contentText(result.content) : JSON.stringify(result.value);
+    },
+  };
+}
+
+function coreCommand(commands, descriptor, owner, agent) {
+  return {
+    id: descriptor.name,
+    description: descriptor.description ?? "",
+    order: 250,
+    runWhenBusy: false,
+    showInTranscript: true,
+    owner,
+    path: owner.path,
+    async run(ctx) {
+      const definition = commands.find(undefined, descriptor.name);
+      const rawInput = ctx.args ? ` ${ctx.args}` : "";
+      const result = await definition.handler({ commandId: "command-eval-1", agent, rawInput, attachments: [] });
+      if (result && result.kind === "error") throw new Error(String(result.text ?? "command failed"));
+      return result && typeof result.text === "string" ? { type: "output", output: result.text } : { type: "handled" };
+    },
+  };
+}
+
+/** Refreshes `host.registry` from the DSH services and the candidate's fiber. */
+export function syncRegistry(host) {
+  const runtime = host.dsh;
+  const registry = host.registry;
+  if (!runtime) return;
+  const [entry] = host.dshFibers;
+  const owner = entry ? registry.owners[entry[0]] : undefined;
+  registry.tools.clear();
+  registry.commands.clear();
+  registry.hostEvents = Object.create(null);
+  if (!owner) return;
+  const tools = runtime.root.get("tools");
+  for (const schema of tools.schemas()) registry.tools.set(schema.name, coreTool(tools, schema, owner));
+  const commands = runtime.root.get("commands");
+  for (const descriptor of commands.list(undefined)) registry.commands.set(descriptor.name, coreCommand(commands, descriptor, owner, runtime.agent));
+  registry.hostEvents = listenedEvents(fiberOf(host, owner));
+}

@@ -1,0 +1,63 @@
+// DeepSeek Harness inside one engine: the real Cordis root with DSH's own
+// `tools`, `systemPrompt` and `commands` services and the timer plugin
+// (vendor/dsh.js, built from DSH's source), plus modlearn's `agents` service:
+// the one evaluation agent whose inbox, steering and follow-ups the checks read.
+
+import { CommandRuntime, Context, FiberState, Service, SystemPrompt, TimerService, ToolRuntime } from "../vendor/dsh.js";
+
+export const EVAL_AGENT_ID = "mod-learning-eval-agent";
+
+function messageText(message) {
+  if (typeof message === "string") return message;
+  const content = message && message.content;
+  if (typeof content === "string") return content;
+  if (Array.isArray(content)) return content.filter((block) => block && block.type === "text").map((block) => String(block.text)).join("\n");
+  return "";
+}
+
+/** The evaluation agent's handle: what plugins queue through it is recorded for the checks. */
+function evalAgent(ctx) {
+  const outbox = { injected: [], steered: [], followups: [] };
+  const agent = {
+    id: EVAL_AGENT_ID,
+    options: {},
+    status: "idle",
+    ctx,
+    outbox,
+    inject: (message) => void outbox.injected.push(messageText(message)),
+    steer: (message) => void outbox.steered.push(messageText(message)),
+    followup: (message) => void outbox.followups.push(messageText(message)),
+    send: (message, target) => void (target === "next-step" ? outbox.steered : outbox.followups).push(messageText(message)),
+    cancel: () => undefined,
+    whenIdle: async () => undefined,
+  };
+  return agent;
+}
+
+/** `agents`: the agent registry a headless evaluation has, one agent. */
+class EvalAgents extends Service {
+  constructor(ctx) {
+    super(ctx, "agents");
+    this.agent = evalAgent(ctx);
+  }
+
+  get(id) {
+    return id === EVAL_AGENT_ID ? this.agent : undefined;
+  }
+
+  list() {
+    return [this.agent];
+  }
+}
+
+/** Starts the root and its services; resolves once every service is active. */
+export async function startRuntime() {
+  const root = new Context();
+  const services = [root.plugin(TimerService), root.plugin(SystemPrompt, {}), root.plugin(ToolRuntime, {}), root.plugin(CommandRuntime), root.plugin(EvalAgents)];
+  for (const fiber of services) await fiber;
+  const stuck = services.filter((fiber) => fiber.state !== FiberState.ACTIVE);
+  if (stuck.length > 0) throw new Error(`DSH services did not start: ${stuck.map((fiber) => fiber.runtime?.name).join(", ")}`);
+  return { root, agent: root.get("agents").agent };
+}
+
+export { messageText };

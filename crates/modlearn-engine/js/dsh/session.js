@@ -1,0 +1,83 @@
+// A DSH plugin's life in one engine: found in the module as DSH's loader
+// finds it, plugged into the root under Cordis's own rules (inject gating,
+// effects, rollback), `agent/session-start` once it is active, and
+// `fiber.dispose()` as the owner's disposer. A plugin whose `inject` is
+// never satisfied stays PENDING without an error, as in DSH.
+
+import { FiberState, Service } from "../vendor/dsh.js";
+import { startRuntime } from "./runtime.js";
+
+const STATE_NAMES = Object.fromEntries(Object.entries(FiberState).filter(([, value]) => typeof value === "number").map(([name, value]) => [value, name]));
+
+/**
+ * The plugin a module exports: a default function, class or object with
+ * `apply`; else the module's own `name`/`inject`/`apply` exports; else its
+ * first exported Service subclass.
+ */
+export function pluginOf(namespace, path) {
+  const main = namespace.default;
+  if (typeof main === "function" || (main && typeof main.apply === "function")) return main;
+  if (typeof namespace.apply === "function") {
+    const plugin = { name: namespace.name, apply: namespace.apply };
+    for (const key of ["inject", "Config", "provide"]) if (namespace[key] !== undefined) plugin[key] = namespace[key];
+    return plugin;
+  }
+  const service = Object.values(namespace).find((value) => typeof value === "function" && value.prototype instanceof Service);
+  if (service) return service;
+  const letta = typeof namespace.activate === "function" ? ' (it exports activate(letta): a Letta mod; this spec\'s dialect is "dsh")' : "";
+  throw new Error(`Plugin module exports no plugin (a default function or object with apply, an apply export, or a Service class): ${path}${letta}`);
+}
+
+/** The runtime of this engine, started on the first load. */
+async function runtimeOf(host) {
+  host.dsh ??= await startRuntime();
+  return host.dsh;
+}
+
+/**
+ * Plugs the candidate into the root; resolves once Cordis has loaded it (or
+ * parked it), to whether it is active: a parked plugin has not loaded.
+ */
+export async function activatePlugin(host, owner, namespace) {
+  const { root, agent } = await runtimeOf(host);
+  const plugin = pluginOf(namespace, owner.path);
+  const fiber = root.plugin(plugin);
+  host.dshFibers.set(owner.id, fiber);
+  await fiber;
+  host.registry.disposers.push({ owner, disposer: () => fiber.dispose(), awaited: true });
+  if (fiber.state !== FiberState.ACTIVE) return false;
+  root.emit("agent/session-start", { agent, source: "startup" });
+  return true;
+}
+
+/** The candidate's fiber in this generation, when it was plugged. */
+export function fiberOf(host, owner) {
+  return host.dshFibers.get(owner.id);
+}
+
+/** Plugins parked in PENDING, each with the injected services that have no provider. */
+export function pendingPlugins(host) {
+  const pending = [];
+  for (const [id, fiber] of host.dshFibers) {
+    if (fiber.state !== FiberState.PENDING || fiber.uid === null) continue;
+    const root = host.dsh.root;
+    const missing = Object.keys(fiber.inject ?? {}).filter((name) => root.get(name) === undefined);
+    pending.push({ mod: id, plugin: String(fiber.runtime?.name ?? ""), state: STATE_NAMES[fiber.state], missing });
+  }
+  return pending;
+}
+
+/** Event names the candidate listens to, with counts, read from its effects' labels (`ctx.on("name")`). */
+export function listenedEvents(fiber) {
+  const counts = Object.create(null);
+  if (!fiber || fiber.uid === null) return counts;
+  const visit = (effects) => {
+    for (const effect of effects ?? []) {
+      const match = /^ctx\.(?:on|once)\("([^"]+)"\)$/.exec(String(effect.label));
+      if (match) counts[match[1]] = (counts[match[1]] ?? 0) + 1;
+      visit(effect.children);
+    }
+  };
+  visit(fiber.getEffects());
+  return counts;
+}

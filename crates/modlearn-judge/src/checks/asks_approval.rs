@@ -1,0 +1,73 @@
+//! `asks_approval`: a tool call is put to a human instead of decided: DSH's `{kind: "ask"}`, or a
+//! Pi `tool_call` handler opening `ctx.ui.confirm`. The engine marks the event with `approval`.
+
+use modlearn_spec::AsksApproval;
+use modlearn_types::Observation;
+use serde_json::{Value, json};
+
+use crate::check::{Judged, handler_failure, unexpected};
+use crate::text::Substrings;
+
+pub(crate) fn judge(assertion: &AsksApproval, observation: &Observation) -> Judged {
+    let Observation::Emitted { after, emission, .. } = observation else {
+        return unexpected(observation);
+    };
+    let approval = after.get("approval").cloned().unwrap_or(Value::Null);
+    let details = json!({
+        "approval": approval,
+        "result": after.get("result").cloned().unwrap_or(Value::Null),
+        "reasonContains": assertion.reason_contains.as_ref().map(|c| c.items()),
+        "diagnostics": emission.diagnostics,
+    });
+    if let Some(failure) = handler_failure("tool_start", emission) {
+        return (false, failure, details);
+    }
+    if approval.get("asked") != Some(&Value::Bool(true)) {
+        let decided = match after.get("result").and_then(|result| result.get("output")).and_then(Value::as_str) {
+            Some(reason) => format!("the call was decided without asking: {reason}"),
+            None => "the call went ahead without asking".to_owned(),
+        };
+        return (false, decided, details);
+    }
+    let reason = approval.get("reason").and_then(Value::as_str).unwrap_or("");
+    if let Some(failure) = Substrings::check(reason, assertion.reason_contains.as_ref(), None).failure("the approval's reason") {
+        return (false, failure, details);
+    }
+    (true, format!("asked for approval: {reason}"), details)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::checks::fixtures::emitted;
+    use modlearn_spec::StringOrList;
+
+    fn assertion(reason: Option<&str>) -> AsksApproval {
+        AsksApproval {
+            tool_name: "write".to_owned(),
+            args: json!({"path": "/etc/passwd"}).as_object().unwrap().clone(),
+            reason_contains: reason.map(|r| StringOrList::One(r.to_owned())),
+        }
+    }
+
+    #[test]
+    fn passes_when_asked_with_the_reason() {
+        let after = json!({"approval": {"asked": true, "reason": "write outside /workspace"}, "result": {"status": "error", "output": "Error: write outside /workspace"}});
+        let (passed, message, _) = judge(&assertion(Some("outside")), &emitted("tool_start", 1, json!({}), after, Vec::new()));
+        assert!(passed, "{message}");
+    }
+
+    #[test]
+    fn fails_when_decided_or_let_through_or_the_reason_differs() {
+        let denied = json!({"result": {"status": "error", "output": "Error: no"}});
+        let (passed, message, _) = judge(&assertion(None), &emitted("tool_start", 1, json!({}), denied, Vec::new()));
+        assert!(!passed);
+        assert_eq!(message, "the call was decided without asking: Error: no");
+        let (_, message, _) = judge(&assertion(None), &emitted("tool_start", 1, json!({}), json!({}), Vec::new()));
+        assert_eq!(message, "the call went ahead without asking");
+        let asked = json!({"approval": {"asked": true, "reason": "why not"}});
+        let (passed, message, _) = judge(&assertion(Some("outside")), &emitted("tool_start", 1, json!({}), asked, Vec::new()));
+        assert!(!passed);
+        assert_eq!(message, "the approval's reason lacks `outside`");
+    }
+}
