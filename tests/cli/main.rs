@@ -9,6 +9,7 @@ mod compare_settings;
 mod dsh_diff;
 mod eval;
 mod help;
+mod host_diff;
 mod letta_diff;
 mod mutants;
 mod pi_diff;

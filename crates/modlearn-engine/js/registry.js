@@ -157,6 +157,22 @@ export function checkCollision({ kind, key, existing, owner, override, allowOver
   throw new Error(`Mod ${kind} '${key}' is already registered by ${existing.owner.path}`);
 }
 
+/**
+ * A tool another dialect's host registered, in the core registry's shape:
+ * approved automatically (Pi and DSH have no approval policy on a tool) and
+ * not parallel-safe; `run(ctx)` is the host's own call of it.
+ */
+export function dialectTool({ name, description, parameters, owner, run }) {
+  const text = typeof description === "string" ? description : "";
+  return { name, description: text, parameters, approvalPolicy: "auto", requiresApproval: false, parallelSafe: false, owner, path: owner.path, run };
+}
+
+/** A command another dialect's host registered, in the core registry's shape. */
+export function dialectCommand({ id, description, owner, run }) {
+  const text = typeof description === "string" ? description : "";
+  return { id, description: text, order: 250, runWhenBusy: false, showInTranscript: true, owner, path: owner.path, run };
+}
+
 /** Removes everything `owner` registered (used when its activation fails). */
 export function removeOwnerCapabilities(registry, owner) {
   for (const name of Object.keys(registry.events)) {

@@ -20,6 +20,7 @@ host_sources!(
     "capabilities.js",
     "clone.js",
     "command-runtime.js",
+    "content.js",
     "context.js",
     "diagnostics.js",
     "dispatch.js",

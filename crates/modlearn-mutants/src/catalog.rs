@@ -4,6 +4,8 @@
 
 use serde::Serialize;
 
+use modlearn_spec::Dialect;
+
 use crate::data::MutantData;
 
 /// The placeholder a template reads its data from: `JSON.parse(__MUTANT_DATA__)`.
@@ -94,27 +96,36 @@ impl Mutant {
         }
     }
 
-    /// The template text, as committed under `mutants/`.
-    pub fn template(self) -> &'static str {
+    /// The template text for `dialect`, as committed under `mutants/` (`mutants/pi/`, `mutants/dsh/`).
+    pub fn template(self, dialect: Dialect) -> &'static str {
+        macro_rules! by_dialect {
+            ($file:literal) => {
+                match dialect {
+                    Dialect::Letta => include_str!(concat!("../mutants/", $file)),
+                    Dialect::Pi => include_str!(concat!("../mutants/pi/", $file)),
+                    Dialect::Dsh => include_str!(concat!("../mutants/dsh/", $file)),
+                }
+            };
+        }
         match self {
-            Mutant::Noop => include_str!("../mutants/noop.js"),
-            Mutant::AllHandlersPassthrough => include_str!("../mutants/all-handlers-passthrough.js"),
-            Mutant::ThrowsInActivate => include_str!("../mutants/throws-in-activate.js"),
-            Mutant::OnlyReminder => include_str!("../mutants/only-reminder.js"),
-            Mutant::RewriteEverything => include_str!("../mutants/rewrite-everything.js"),
-            Mutant::NeverDisposes => include_str!("../mutants/never-disposes.js"),
+            Mutant::Noop => by_dialect!("noop.js"),
+            Mutant::AllHandlersPassthrough => by_dialect!("all-handlers-passthrough.js"),
+            Mutant::ThrowsInActivate => by_dialect!("throws-in-activate.js"),
+            Mutant::OnlyReminder => by_dialect!("only-reminder.js"),
+            Mutant::RewriteEverything => by_dialect!("rewrite-everything.js"),
+            Mutant::NeverDisposes => by_dialect!("never-disposes.js"),
         }
     }
 
     /// The mod source: the template with `data` in place of [`DATA_PLACEHOLDER`], as a JSON
     /// string literal that the template parses (so no spec text is ever read as code, and keys
     /// such as `__proto__` stay plain keys).
-    pub fn render(self, data: &MutantData) -> String {
+    pub fn render(self, data: &MutantData, dialect: Dialect) -> String {
         let json = serde_json::to_string(data).expect("mutant data serializes");
         let literal = serde_json::to_string(&json).expect("a string serializes");
         // JSON allows these two line terminators inside strings; older JS parsers do not.
         let literal = literal.replace('\u{2028}', "\\u2028").replace('\u{2029}', "\\u2029");
-        self.template().replace(DATA_PLACEHOLDER, &literal)
+        self.template(dialect).replace(DATA_PLACEHOLDER, &literal)
     }
 }
 
@@ -124,10 +135,12 @@ mod tests {
 
     #[test]
     fn templates_that_read_data_name_the_placeholder_once() {
-        for mutant in Mutant::ALL {
-            let count = mutant.template().matches(DATA_PLACEHOLDER).count();
-            let reads_data = matches!(mutant, Mutant::OnlyReminder | Mutant::RewriteEverything | Mutant::NeverDisposes);
-            assert_eq!(count, usize::from(reads_data), "{}", mutant.name());
+        for dialect in [Dialect::Letta, Dialect::Pi, Dialect::Dsh] {
+            for mutant in Mutant::ALL {
+                let count = mutant.template(dialect).matches(DATA_PLACEHOLDER).count();
+                let reads_data = matches!(mutant, Mutant::OnlyReminder | Mutant::RewriteEverything | Mutant::NeverDisposes);
+                assert_eq!(count, usize::from(reads_data), "{} ({})", mutant.name(), dialect.as_str());
+            }
         }
     }
 
@@ -135,7 +148,7 @@ mod tests {
     fn rendering_injects_a_string_literal_not_code() {
         let mut data = MutantData::generic();
         data.reminder.text = "\"); globalThis.pwned = 1; (\"\u{2028}".to_owned();
-        let source = Mutant::OnlyReminder.render(&data);
+        let source = Mutant::OnlyReminder.render(&data, Dialect::Letta);
         assert!(!source.contains(DATA_PLACEHOLDER));
         let start = source.find("JSON.parse(").unwrap() + "JSON.parse(".len();
         let end = source[start..].find(");\n").unwrap() + start;

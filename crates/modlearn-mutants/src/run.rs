@@ -118,7 +118,14 @@ pub fn run_mutants(spec: &ModLearningSpec, scenarios: &[ResolvedScenario], setti
 
 fn evaluate_mutant(mutant: Mutant, data: &MutantData, scenarios: &[ResolvedScenario], settings: &EvalSettings) -> MutantOutcome {
     let path = PathBuf::from(format!("mutants/{}.js", mutant.name()));
-    let evaluation = evaluate_source_with(0, &path, mutant.render(data), scenarios, &settings.engine, settings.eval_model.as_ref());
+    let evaluation = evaluate_source_with(
+        0,
+        &path,
+        mutant.render(data, scenarios.first().map(|scenario| scenario.dialect).unwrap_or_default()),
+        scenarios,
+        &settings.engine,
+        settings.eval_model.as_ref(),
+    );
     let verdict = &evaluation.verdict;
     let (mut killed_by, mut not_run) = (Vec::new(), Vec::new());
     for (resolved, scenario) in scenarios.iter().zip(&verdict.scenarios) {

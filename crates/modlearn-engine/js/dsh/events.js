@@ -5,14 +5,11 @@
 // prompt; `turn_end` is `agent/turn-stopping`. What DSH decided is written
 // back onto the core event, so the judge reads one vocabulary.
 
-import { EVAL_AGENT_ID, messageText } from "./runtime.js";
+import { EVAL_AGENT_ID } from "./runtime.js";
+import { contentText, messageText } from "../content.js";
 
 /** What the innermost `tools/execute` listener answers instead of running the body. */
 const NOT_RUN = Object.freeze({ isError: false, value: null, content: [] });
-
-function contentText(content) {
-  return Array.isArray(content) ? content.filter((block) => block && block.type === "text").map((block) => String(block.text)).join("\n") : "";
-}
 
 function deepCopy(value) {
   return value === undefined ? undefined : JSON.parse(JSON.stringify(value));

@@ -4,40 +4,31 @@
 // so what a plugin registers late (in a listener, after a timer) is seen too.
 
 import { fiberOf, listenedEvents } from "./session.js";
+import { contentText } from "../content.js";
+import { dialectCommand, dialectTool } from "../registry.js";
 
-function contentText(content) {
-  return Array.isArray(content) ? content.filter((block) => block && block.type === "text").map((block) => String(block.text)).join("\n") : "";
-}
 
 function coreTool(tools, schema, owner) {
   const definition = tools.get(schema.name);
-  return {
+  return dialectTool({
     name: schema.name,
-    description: schema.description ?? "",
+    description: schema.description,
     parameters: schema.parameters,
-    approvalPolicy: "auto",
-    requiresApproval: false,
-    parallelSafe: false,
     owner,
-    path: owner.path,
     // The whole pipeline, as the model's call would go: gates, guards, the body, post-execute.
     async run(ctx) {
       const result = await tools.execute({ callId: ctx.toolCallId, name: schema.name, arguments: ctx.args ?? {}, signal: ctx.signal });
       if (result.isError) throw new Error(String(result.error?.message ?? contentText(result.content)));
       return definition?.output ? contentText(result.content) : JSON.stringify(result.value);
     },
-  };
+  });
 }
 
 function coreCommand(commands, descriptor, owner, agent) {
-  return {
+  return dialectCommand({
     id: descriptor.name,
-    description: descriptor.description ?? "",
-    order: 250,
-    runWhenBusy: false,
-    showInTranscript: true,
+    description: descriptor.description,
     owner,
-    path: owner.path,
     async run(ctx) {
       const definition = commands.find(undefined, descriptor.name);
       const rawInput = ctx.args ? ` ${ctx.args}` : "";
@@ -45,7 +36,7 @@ function coreCommand(commands, descriptor, owner, agent) {
       if (result && result.kind === "error") throw new Error(String(result.text ?? "command failed"));
       return result && typeof result.text === "string" ? { type: "output", output: result.text } : { type: "handled" };
     },
-  };
+  });
 }
 
 /** Refreshes `host.registry` from the DSH services and the candidate's fiber. */

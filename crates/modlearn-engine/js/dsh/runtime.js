@@ -3,17 +3,10 @@
 // (vendor/dsh.js, built from DSH's source), plus modlearn's `agents` service:
 // the one evaluation agent whose inbox, steering and follow-ups the checks read.
 
+import { messageText } from "../content.js";
 import { CommandRuntime, Context, FiberState, Service, SystemPrompt, TimerService, ToolRuntime } from "../vendor/dsh.js";
 
 export const EVAL_AGENT_ID = "mod-learning-eval-agent";
-
-function messageText(message) {
-  if (typeof message === "string") return message;
-  const content = message && message.content;
-  if (typeof content === "string") return content;
-  if (Array.isArray(content)) return content.filter((block) => block && block.type === "text").map((block) => String(block.text)).join("\n");
-  return "";
-}
 
 /** The evaluation agent's handle: what plugins queue through it is recorded for the checks. */
 function evalAgent(ctx) {
@@ -59,5 +52,3 @@ export async function startRuntime() {
   if (stuck.length > 0) throw new Error(`DSH services did not start: ${stuck.map((fiber) => fiber.runtime?.name).join(", ")}`);
   return { root, agent: root.get("agents").agent };
 }
-
-export { messageText };

@@ -5,6 +5,7 @@
 // vocabulary for both dialects. Pi 0.58.3 rules (../../../shared/reference/pi-dsh.md §1.3).
 
 import { clock } from "../platform.js";
+import { contentText } from "../content.js";
 
 /** The system prompt `before_agent_start` handlers start from (and `ctx.getSystemPrompt()` reads). */
 export const BASE_SYSTEM_PROMPT = "You are a coding agent.";
@@ -35,19 +36,10 @@ export const PI_ROUTES = Object.freeze({
 /** Pi's lifecycle events, which the load and the dispose run rather than an emission. */
 export const PI_LIFECYCLE = Object.freeze(["session_start", "session_shutdown"]);
 
-function textOf(content) {
-  if (typeof content === "string") return content;
-  if (!Array.isArray(content)) return "";
-  return content
-    .filter((block) => block && block.type === "text" && typeof block.text === "string")
-    .map((block) => block.text)
-    .join("\n");
-}
-
 function lastUserText(input) {
   for (let index = input.length - 1; index >= 0; index--) {
     const item = input[index];
-    if (item && item.role === "user") return textOf(item.content);
+    if (item && item.role === "user") return contentText(item.content);
   }
   return "";
 }
@@ -81,7 +73,7 @@ function writeAgentStart(event, state) {
 }
 
 function coreResult(content, isError) {
-  return { status: isError ? "error" : "success", output: textOf(content) };
+  return { status: isError ? "error" : "success", output: contentText(content) };
 }
 
 /**

@@ -5,19 +5,11 @@
 
 import { execFile } from "../node/child_process.js";
 import { BASE_SYSTEM_PROMPT } from "./events.js";
+import { contentText } from "../content.js";
+import { dialectCommand, dialectTool } from "../registry.js";
 
 /** Pi's error for an action method called while the factory still runs. */
 export const NOT_INITIALIZED = "Extension runtime not initialized. Action methods cannot be called during extension loading.";
-
-/** The text of Pi content: a string, or the text blocks joined. */
-export function contentText(content) {
-  if (typeof content === "string") return content;
-  if (!Array.isArray(content)) return "";
-  return content
-    .filter((block) => block && block.type === "text" && typeof block.text === "string")
-    .map((block) => block.text)
-    .join("\n");
-}
 
 /**
  * The headless UI (Pi's print mode, `hasUI: false`): dialogs answer as Pi's
@@ -99,16 +91,11 @@ function commandContext(host, owner) {
 // Pi validates nothing when a tool registers: a missing execute fails when the tool is called.
 function piTool(host, owner, definition) {
   const { name, description, parameters } = definition;
-  return {
+  return dialectTool({
     name,
-    description: typeof description === "string" ? description : "",
+    description,
     parameters: parameters && typeof parameters === "object" ? parameters : { type: "object", properties: {} },
-    label: definition.label,
-    approvalPolicy: "auto",
-    requiresApproval: false,
-    parallelSafe: false,
     owner,
-    path: owner.path,
     async run(ctx) {
       const onUpdate = () => undefined;
       const result = await definition.execute(ctx.toolCallId, ctx.args, ctx.signal, onUpdate, piContext(host, owner));
@@ -117,18 +104,14 @@ function piTool(host, owner, definition) {
       const blocks = Array.isArray(content) ? content : [];
       return blocks.every((block) => block && block.type === "text") ? contentText(blocks) : blocks;
     },
-  };
+  });
 }
 
 function piCommand(host, owner, name, options) {
-  return {
+  return dialectCommand({
     id: String(name),
-    description: typeof options.description === "string" ? options.description : "",
-    order: 250,
-    runWhenBusy: false,
-    showInTranscript: true,
+    description: options?.description,
     owner,
-    path: owner.path,
     // What the command leaves the session with: a user message it sent, else
     // what it told the user, else nothing (`handled`).
     async run(ctx) {
@@ -141,7 +124,7 @@ function piCommand(host, owner, name, options) {
       if (told.length > 0) return { type: "output", output: told.map((note) => note.message).join("\n") };
       return { type: "handled" };
     },
-  };
+  });
 }
 
 /**

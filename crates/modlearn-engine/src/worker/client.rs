@@ -15,6 +15,8 @@ use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
+use modlearn_types::Dialect;
+
 use crate::engine::{EngineError, EngineOptions, StopFault};
 use crate::protocol::{HostMethod, Operation};
 use crate::worker::channel::{read_frame, receive_packet, send_packet, socket_pair, write_frame};
@@ -142,16 +144,18 @@ struct Zygote {
     _process: Mutex<Child>,
 }
 
-static ZYGOTES: Mutex<Vec<(usize, Arc<Zygote>)>> = Mutex::new(Vec::new());
+/// The zygotes by heap cap and dialect: each preloads only its dialect's host packages.
+static ZYGOTES: Mutex<Vec<((usize, Dialect), Arc<Zygote>)>> = Mutex::new(Vec::new());
 
 impl Zygote {
-    fn start(isolation: &Isolation, memory_limit: usize) -> Result<Zygote, EngineError> {
+    fn start(isolation: &Isolation, memory_limit: usize, dialect: Dialect) -> Result<Zygote, EngineError> {
         let startup = |error: std::io::Error| EngineError::Startup(format!("could not start the engine zygote: {error}"));
         let (ours, theirs) = socket_pair(libc::SOCK_SEQPACKET).map_err(startup)?;
         let mut command = Command::new(&isolation.executable);
         command
             .arg(ZYGOTE_ARGUMENT)
             .arg(memory_limit.to_string())
+            .arg(dialect.as_str())
             // Nothing of modlearn's environment (API keys) reaches the engines.
             .env_clear()
             .env("V82JSC_NO_BC_CACHE", "1")
@@ -238,14 +242,15 @@ fn read_control(control: &OwnedFd, exits: &Exits, replies: &mpsc::Sender<Control
     }
 }
 
-/// The zygote for engines with this heap cap (the cap is fixed when a runtime boots).
-fn zygote_for(isolation: &Isolation, memory_limit: usize) -> Result<Arc<Zygote>, EngineError> {
+/// The zygote for engines with this heap cap (fixed when a runtime boots) and dialect (whose
+/// packages it preloaded).
+fn zygote_for(isolation: &Isolation, memory_limit: usize, dialect: Dialect) -> Result<Arc<Zygote>, EngineError> {
     let mut zygotes = ZYGOTES.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-    if let Some((_, zygote)) = zygotes.iter().find(|(limit, _)| *limit == memory_limit) {
+    if let Some((_, zygote)) = zygotes.iter().find(|(key, _)| *key == (memory_limit, dialect)) {
         return Ok(Arc::clone(zygote));
     }
-    let zygote = Arc::new(Zygote::start(isolation, memory_limit)?);
-    zygotes.push((memory_limit, Arc::clone(&zygote)));
+    let zygote = Arc::new(Zygote::start(isolation, memory_limit, dialect)?);
+    zygotes.push(((memory_limit, dialect), Arc::clone(&zygote)));
     Ok(zygote)
 }
 
@@ -273,7 +278,7 @@ pub(crate) struct WorkerEngine {
 
 impl WorkerEngine {
     pub(crate) fn spawn(isolation: &Isolation, options: &EngineOptions) -> Result<WorkerEngine, EngineError> {
-        let zygote = zygote_for(isolation, options.memory_limit)?;
+        let zygote = zygote_for(isolation, options.memory_limit, options.dialect)?;
         let (pid, socket) = match zygote.spawn(options) {
             Ok(spawned) => spawned,
             Err(error) => {

@@ -56,7 +56,8 @@ pub fn serve_if_worker() {
         return;
     }
     let memory_limit = arguments.next().and_then(|value| value.parse().ok()).unwrap_or(64 << 20);
+    let dialect = arguments.next().and_then(|name| serde_json::from_value(serde_json::Value::String(name)).ok()).unwrap_or_default();
     // SAFETY: the parent hands the control socket over as stdin, and nothing else uses fd 0.
     let control = unsafe { OwnedFd::from_raw_fd(0) };
-    zygote::run(control, memory_limit);
+    zygote::run(control, memory_limit, dialect);
 }

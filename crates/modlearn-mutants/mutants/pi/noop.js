@@ -1,0 +1,2 @@
+// Mutant `noop` (Pi): the factory does nothing.
+export default function () {}
