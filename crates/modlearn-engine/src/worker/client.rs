@@ -144,8 +144,11 @@ struct Zygote {
     _process: Mutex<Child>,
 }
 
-/// The zygotes by heap cap and dialect: each preloads only its dialect's host packages.
-static ZYGOTES: Mutex<Vec<((usize, Dialect), Arc<Zygote>)>> = Mutex::new(Vec::new());
+/// What a zygote is started for: engines with this heap cap (fixed when a runtime boots) and
+/// dialect (whose host packages it preloads).
+type ZygoteKey = (usize, Dialect);
+
+static ZYGOTES: Mutex<Vec<(ZygoteKey, Arc<Zygote>)>> = Mutex::new(Vec::new());
 
 impl Zygote {
     fn start(isolation: &Isolation, memory_limit: usize, dialect: Dialect) -> Result<Zygote, EngineError> {
