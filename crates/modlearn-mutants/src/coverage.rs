@@ -213,6 +213,8 @@ pub fn type_vocabulary(type_name: &str) -> &'static str {
         "isolated_conversations" => "conversation conversations per isolated",
         "writes_file" => "write writes file saves state persists disk",
         "runs_command" => "command shell runs git exec spawn child_process never",
+        "asks_approval" => "ask asks approval approve confirm human",
+        "no_pending_plugin" => "pending inject injects service services provide provides",
         _ => "",
     }
 }
