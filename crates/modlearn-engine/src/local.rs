@@ -56,14 +56,11 @@ impl Booted {
         .map_err(|error| EngineError::Startup(error.to_string()))?;
         // No I/O or time driver: the runtime owns no file descriptors or threads, so it forks safely.
         let tokio = tokio::runtime::Builder::new_current_thread().build().map_err(|error| EngineError::Startup(error.to_string()))?;
+        // The entry first (it installs the sandbox), then the preloaded modules.
+        let modules = std::iter::once(HOST_ENTRY.to_owned()).chain(preload.iter().map(|module| format!("{HOST_SCHEME}:///{module}")));
         let host = tokio.block_on(async {
-            let entry = ModuleSpecifier::parse(HOST_ENTRY).expect("host entry is a valid URL");
-            let id = runtime.load_side_es_module(&entry).await.map_err(|e| e.to_string())?;
-            let evaluated = runtime.mod_evaluate(id);
-            runtime.run_event_loop(PollEventLoopOptions::default()).await.map_err(|e| e.to_string())?;
-            evaluated.await.map_err(|e| e.to_string())?;
-            for module in preload {
-                let specifier = ModuleSpecifier::parse(&format!("{HOST_SCHEME}:///{module}")).map_err(|e| e.to_string())?;
+            for module in modules {
+                let specifier = ModuleSpecifier::parse(&module).map_err(|e| e.to_string())?;
                 let id = runtime.load_side_es_module(&specifier).await.map_err(|e| e.to_string())?;
                 let evaluated = runtime.mod_evaluate(id);
                 runtime.run_event_loop(PollEventLoopOptions::default()).await.map_err(|e| e.to_string())?;

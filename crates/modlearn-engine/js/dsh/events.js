@@ -5,7 +5,7 @@
 // prompt; `turn_end` is `agent/turn-stopping`. What DSH decided is written
 // back onto the core event, so the judge reads one vocabulary.
 
-import { EVAL_AGENT_ID } from "./runtime.js";
+import { loadedCandidate } from "./session.js";
 import { contentText, messageText } from "../content.js";
 
 /** What the innermost `tools/execute` listener answers instead of running the body. */
@@ -115,11 +115,7 @@ const ROUTES = {
 export function dshRegistrations(host, core) {
   const route = ROUTES[core];
   const runtime = host.dsh;
-  if (!route || !runtime || host.dshFibers.size === 0) return [];
-  const [[id]] = [...host.dshFibers];
-  const owner = host.registry.owners[id];
-  if (!owner) return [];
-  return [{ name: core, owner, handler: (event) => route(runtime, event) }];
+  const candidate = loadedCandidate(host);
+  if (!route || !runtime || !candidate) return [];
+  return [{ name: core, owner: candidate.owner, handler: (event) => route(runtime, event) }];
 }
-
-export { EVAL_AGENT_ID };

@@ -3,7 +3,7 @@
 // its fiber's effects name them. Rebuilt before every operation and snapshot,
 // so what a plugin registers late (in a listener, after a timer) is seen too.
 
-import { fiberOf, listenedEvents } from "./session.js";
+import { listenedEvents, loadedCandidate } from "./session.js";
 import { contentText } from "../content.js";
 import { dialectCommand, dialectTool } from "../registry.js";
 
@@ -44,15 +44,15 @@ export function syncRegistry(host) {
   const runtime = host.dsh;
   const registry = host.registry;
   if (!runtime) return;
-  const [entry] = host.dshFibers;
-  const owner = entry ? registry.owners[entry[0]] : undefined;
+  const candidate = loadedCandidate(host);
   registry.tools.clear();
   registry.commands.clear();
   registry.hostEvents = Object.create(null);
-  if (!owner) return;
+  if (!candidate) return;
+  const { owner, fiber } = candidate;
   const tools = runtime.root.get("tools");
   for (const schema of tools.schemas()) registry.tools.set(schema.name, coreTool(tools, schema, owner));
   const commands = runtime.root.get("commands");
   for (const descriptor of commands.list(undefined)) registry.commands.set(descriptor.name, coreCommand(commands, descriptor, owner, runtime.agent));
-  registry.hostEvents = listenedEvents(fiberOf(host, owner));
+  registry.hostEvents = listenedEvents(fiber);
 }

@@ -50,9 +50,11 @@ export async function activatePlugin(host, owner, namespace) {
   return true;
 }
 
-/** The candidate's fiber in this generation, when it was plugged. */
-export function fiberOf(host, owner) {
-  return host.dshFibers.get(owner.id);
+/** The candidate of this generation and its fiber, while it is loaded (before its dispose). */
+export function loadedCandidate(host) {
+  const [entry] = host.dshFibers;
+  const owner = entry ? host.registry.owners[entry[0]] : undefined;
+  return owner ? { owner, fiber: entry[1] } : null;
 }
 
 /** Plugins parked in PENDING, each with the injected services that have no provider. */

@@ -33,22 +33,25 @@ export const PI_ROUTES = Object.freeze({
   session_compact: { core: "compact_end", stage: 0 },
 });
 
-/** Pi's lifecycle events, which the load and the dispose run rather than an emission. */
-export const PI_LIFECYCLE = Object.freeze(["session_start", "session_shutdown"]);
-
-function lastUserText(input) {
+/** Where the turn's prompt is: the last user item of the input, or -1. */
+function lastUserIndex(input) {
   for (let index = input.length - 1; index >= 0; index--) {
-    const item = input[index];
-    if (item && item.role === "user") return contentText(item.content);
+    if (input[index] && input[index].role === "user") return index;
   }
-  return "";
+  return -1;
+}
+
+/** The tool's own result, as Pi's `tool_result` and `tool_execution_end` see it before any patch. */
+function toolResult(event) {
+  return { content: [{ type: "text", text: String(event.output ?? "") }], details: undefined, isError: event.status === "error" };
 }
 
 /** Per emission: what earlier Pi handlers decided, which later ones see or are skipped by. */
 function emissionState(event) {
   const input = Array.isArray(event.input) ? event.input : [];
+  const prompt = lastUserIndex(input);
   return {
-    prompt: lastUserText(input),
+    prompt: prompt < 0 ? "" : contentText(input[prompt].content),
     baseLength: input.length,
     handled: false,
     systemPrompt: BASE_SYSTEM_PROMPT,
@@ -92,13 +95,8 @@ const ADAPTERS = {
     }
     if (result.action === "transform" && typeof result.text === "string") {
       state.prompt = result.text;
-      const input = event.input;
-      for (let index = input.length - 1; index >= 0; index--) {
-        if (input[index] && input[index].role === "user") {
-          input[index] = { ...input[index], content: result.text };
-          break;
-        }
-      }
+      const prompt = lastUserIndex(event.input);
+      if (prompt >= 0) event.input[prompt] = { ...event.input[prompt], content: result.text };
     }
     return undefined;
   },
@@ -161,7 +159,7 @@ const ADAPTERS = {
   // session forwards the patched content and details of a successful call only: a failed
   // call's result and the `isError` flag stay as the tool left them.
   async tool_result(handler, event, ctx, state) {
-    state.current ??= { content: [{ type: "text", text: String(event.output ?? "") }], details: undefined, isError: event.status === "error" };
+    state.current ??= toolResult(event);
     const current = state.current;
     const payload = { type: "tool_result", toolCallId: event.toolCallId, toolName: event.toolName, input: event.args, ...current };
     const patch = await handler(payload, ctx);
@@ -177,7 +175,7 @@ const ADAPTERS = {
   },
 
   async tool_execution_end(handler, event, ctx, state) {
-    const current = state.current ?? { content: [{ type: "text", text: String(event.output ?? "") }], isError: event.status === "error" };
+    const current = state.current ?? toolResult(event);
     const payload = { type: "tool_execution_end", toolCallId: event.toolCallId, toolName: event.toolName, result: current, isError: current.isError };
     await handler(payload, ctx);
     return undefined;
