@@ -114,6 +114,22 @@ const judges = {
     };
   },
 
+  // modlearn's reading: a dialog opened while the call's tool_call handlers ran puts it to a human.
+  async asks_approval(a, h) {
+    const before = h.dialogs.length;
+    const r = await runToolCall(h, a.toolName, a.args);
+    const nd = notDispatchedMessage(r, a.toolName);
+    if (nd) return { passed: false, message: nd + r.note };
+    const opened = h.dialogs.slice(before).filter((d) => d.kind !== "editor");
+    const asked = opened[0];
+    if (!asked) return { passed: false, message: `no dialog opened; model sees ${j(r.modelText)}` + r.note };
+    const refused = opened.some((d) => (d.kind === "confirm" ? d.answer !== true : d.answer === undefined));
+    if (refused && r.rec.called) return { passed: false, message: `asked, but the tool ran without a yes: ${j(r.rec.args)}` + r.note };
+    const reason = [asked.title, asked.kind === "select" ? undefined : asked.detail].filter((p) => typeof p === "string" && p !== "").join(": ");
+    const t = checkText(reason, a.reasonContains, undefined);
+    return { passed: t.ok, message: `asked with ${asked.kind}: ${j(reason)}` + (t.ok ? "" : `; reason ${t.problems.join("; ")}`) + r.note };
+  },
+
   async tool_start_rewrites_args(a, h) {
     const r = await runToolCall(h, a.toolName, a.args);
     const nd = notDispatchedMessage(r, a.toolName);
@@ -284,7 +300,7 @@ async function main() {
     out.scenarios.push(entry);
     let h = null;
     try {
-      h = await createPiSession(ext); // fresh load per scenario
+      h = await createPiSession(ext, { ui: sc.ui ?? spec.evaluation?.ui }); // fresh load per scenario
       await h.bind(); // session_start, as print mode does
     } catch (err) {
       for (const a of sc.assertions ?? []) {

@@ -93,7 +93,59 @@ function zeroUsage() {
  * Build a real AgentSession with one extension loaded via Pi's loader.
  * Returns { session, runner, loadResult, llmCalls, script(), errors, bus, ... }.
  */
-export async function createPiSession(extensionPath /* string | string[] */, { eventBusCounter } = {}) {
+/**
+ * The person at the keyboard, as a spec's `ui` rules describe them: answers go through the
+ * shapes Pi's RPC mode parses (`confirmed`, `value`, `cancelled`), so a dismissed confirm is
+ * false and a dismissed select, input or editor undefined.
+ */
+function scriptedUi(rules, dialogs) {
+  const answer = (kind, title) => {
+    const shown = String(title ?? "");
+    const rule = rules.find((r) => r.dialog === kind && (r.titleContains === undefined || shown.includes(r.titleContains)));
+    if (rule === undefined || rule.answer === null) return { cancelled: true };
+    return kind === "confirm" ? { confirmed: rule.answer } : { value: rule.answer };
+  };
+  const record = (kind, title, detail, value) => (dialogs.push({ kind, title: String(title ?? ""), detail, answer: value }), value);
+  const text = (response) => (response.cancelled ? undefined : response.value);
+  const noop = () => {};
+  return {
+    select: async (title, options) => record("select", title, options, text(answer("select", title))),
+    confirm: async (title, message) => {
+      const response = answer("confirm", title);
+      return record("confirm", title, message, response.cancelled ? false : response.confirmed);
+    },
+    input: async (title, placeholder) => record("input", title, placeholder, text(answer("input", title))),
+    editor: async (title, prefill) => record("editor", title, prefill, text(answer("editor", title))),
+    notify: noop, onTerminalInput: () => noop, setStatus: noop, setWorkingMessage: noop, setWidget: noop,
+    setFooter: noop, setHeader: noop, setTitle: noop, custom: async () => undefined, pasteToEditor: noop,
+    setEditorText: noop, getEditorText: () => "", setEditorComponent: noop, theme: undefined,
+    getAllThemes: () => [], getTheme: () => undefined, setTheme: () => ({ success: false, error: "rpc" }),
+    getToolsExpanded: () => false, setToolsExpanded: noop,
+  };
+}
+
+// Print mode's no-op UI is one object shared by every session, so it is wrapped once and
+// records into the dialogs of the session bound last (sessions here run one at a time).
+let headlessDialogs = [];
+const WRAPPED = Symbol("pi-diff dialogs");
+
+/** Records the dialogs of print mode's no-op UI without replacing it, so `hasUI` stays false. */
+function recordHeadlessDialogs(runner, dialogs) {
+  headlessDialogs = dialogs;
+  const ui = runner?.uiContext;
+  if (!ui || ui[WRAPPED]) return;
+  ui[WRAPPED] = true;
+  for (const kind of ["select", "confirm", "input", "editor"]) {
+    const original = ui[kind];
+    ui[kind] = async (title, detail, ...rest) => {
+      const answer = await original.call(ui, title, detail, ...rest);
+      headlessDialogs.push({ kind, title: String(title ?? ""), detail, answer });
+      return answer;
+    };
+  }
+}
+
+export async function createPiSession(extensionPath /* string | string[] */, { eventBusCounter, ui } = {}) {
   const { pi, ai } = await loadPi();
   const cwd = fs.mkdtempSync(path.join(os.tmpdir(), "pi-diff-cwd-"));
   const agentDir = fs.mkdtempSync(path.join(os.tmpdir(), "pi-diff-agentdir-"));
@@ -161,12 +213,17 @@ export async function createPiSession(extensionPath /* string | string[] */, { e
     },
     onError: (err) => errors.push({ extensionPath: err.extensionPath, event: err.event, error: err.error }),
   };
+  const dialogs = [];
+  if (Array.isArray(ui)) bindings.uiContext = scriptedUi(ui, dialogs);
 
   const h = {
-    pi, ai, session, cwd, agentDir, resourceLoader, counter, llmCalls, plan, errors, bindings,
+    pi, ai, session, cwd, agentDir, resourceLoader, counter, llmCalls, plan, errors, bindings, dialogs,
     loadResult: extensionsResult,
     get runner() { return session.extensionRunner ?? session._extensionRunner; },
-    async bind() { await session.bindExtensions(bindings); },
+    async bind() {
+      await session.bindExtensions(bindings);
+      if (!Array.isArray(ui)) recordHeadlessDialogs(h.runner, dialogs);
+    },
     /** Replace (or add) the agent tool `name` with a recorder; returns the record. */
     recordTool(name, { output = "probe ok", fail = false } = {}) {
       const rec = { called: false, args: undefined, added: false };

@@ -6,8 +6,11 @@
 
 use crate::host_diff::{Driver, compare};
 
-const PAIRS: &[(&str, &str)] =
-    &[("specs/pi-protected-paths.json", "candidates/pi-protected-paths"), ("specs/pi-todo.json", "candidates/pi-todo")];
+const PAIRS: &[(&str, &str)] = &[
+    ("specs/pi-protected-paths.json", "candidates/pi-protected-paths"),
+    ("specs/pi-todo.json", "candidates/pi-todo"),
+    ("specs/pi-permission-gate.json", "candidates/pi-permission-gate"),
+];
 
 /// Where modlearn's own lifecycle checks read more than Pi can show: global state that grows
 /// across reloads (Pi's driver counts handlers, tools and listeners only).

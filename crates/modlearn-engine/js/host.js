@@ -58,6 +58,8 @@ export const DEFAULT_CONTEXT = Object.freeze({
 });
 
 const DIAGNOSTICS_MAX = 200;
+const PROMPTS_LIMIT = 200;
+const PROMPT_TEXT_LIMIT = 2048;
 const DIAGNOSTICS_KEEP = 50;
 
 /** The engine state the letta handle and the operations work against. */
@@ -88,7 +90,11 @@ class Host {
     this.piSessions = 0;
     // DSH's runtime (started on the first load) and the candidate's fiber per owner.
     this.dsh = null;
+    /** The DSH candidate loaded last, whom what is left on the root is charged to. */
+    this.dshLastOwner = null;
     this.dshFibers = new Map();
+    /** Fibers of earlier generations, disposed before the next plugin is plugged in. */
+    this.dshStale = [];
     /** dsh/api.js, once a DSH plugin loaded. */
     this.dshApi = null;
   }
@@ -117,6 +123,13 @@ class Host {
 
   signalOf(owner) {
     return controllerSignal(this.registry.controllers[owner.id] ?? owner.controller);
+  }
+
+  /** Records a dialog a Pi extension opened; the first PROMPTS_LIMIT are kept, texts cut. */
+  recordPrompt(prompt) {
+    if (this.piPrompts.length >= PROMPTS_LIMIT) return;
+    const cut = (text) => (text.length <= PROMPT_TEXT_LIMIT ? text : `${text.slice(0, PROMPT_TEXT_LIMIT)}… [${text.length - PROMPT_TEXT_LIMIT} more characters cut]`);
+    this.piPrompts.push({ ...prompt, title: cut(prompt.title), ...(prompt.detail === undefined ? {} : { detail: cut(prompt.detail) }) });
   }
 
   notify(owner, message) {
@@ -173,6 +186,9 @@ class Host {
   newGeneration() {
     this.registry = createRegistry(this.registry.generation + 1);
     this.clientPromise = null;
+    // A plugin whose load failed after Cordis activated it was never disposed: the next load
+    // unplugs it first, so the new generation's root holds nothing of it.
+    this.dshStale.push(...this.dshFibers.values());
     this.dshFibers = new Map();
     // Each scenario starts from the seeded world, as each of Letta's runs starts on a clean machine.
     seedWorld(this.worldSeed);

@@ -40,6 +40,8 @@ export const world = {
   /** @type {{pattern: string, regex: boolean, stdout: string, stderr: string, exitCode: number}[]} */
   commands: [],
   defaultOutput: null,
+  /** @type {{dialog: "confirm"|"select"|"input"|"editor", titleContains?: string, answer: unknown}[] | null} How the scripted person answers dialogs; null: nobody is there. */
+  dialogs: null,
   /** Roots a mod may create files under (everything else is read-only, as for a normal user). */
   writable: ["/home/user", "/workspace", "/tmp"],
   effects: [],
@@ -137,6 +139,7 @@ export function seedWorld(seed = {}) {
     exitCode: command.exitCode ?? 0,
   }));
   world.defaultOutput = seed.defaultOutput ?? null;
+  world.dialogs = Array.isArray(seed.dialogs) ? seed.dialogs.map((rule) => ({ ...rule })) : null;
 }
 
 /** Whether a mod may create or change `path` (absolute, normalised). */

@@ -3,10 +3,11 @@
 
 use std::collections::BTreeMap;
 
+use modlearn_types::DialogAnswer;
 use serde::{Deserialize, Serialize};
 
 /// Files, environment and scripted commands of the virtual machine a mod runs on.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct WorldSeed {
     /// File texts by path; relative paths are under the working directory (ctx `cwd`).
@@ -19,6 +20,9 @@ pub struct WorldSeed {
     /// What any other command prints (exit 0), like the environment's Bash tool's
     /// `defaultOutput`; `None`: the program is not found (exit 127).
     pub default_output: Option<String>,
+    /// How the person at the keyboard answers dialogs; `None`: nobody is there (headless).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dialogs: Option<Vec<DialogAnswer>>,
 }
 
 /// One scripted command answer.

@@ -65,6 +65,7 @@ fn world_seed(scenario: &ResolvedScenario, env: Option<&Env>) -> WorldSeed {
             })
             .unwrap_or_default(),
         default_output: bash.and_then(|tool| tool.default_output.clone()),
+        dialogs: scenario.ui.clone(),
     }
 }
 

@@ -2,7 +2,7 @@
 //! defaults for every scenario, and its assertions and markers come first in each.
 
 use indexmap::IndexMap;
-use modlearn_types::Dialect;
+use modlearn_types::{Dialect, DialogAnswer};
 use serde::Serialize;
 
 use crate::assertion::Assertion;
@@ -59,6 +59,9 @@ pub struct ResolvedScenario {
     /// The environment named by the scenario, or else by the evaluation.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub env: Option<String>,
+    /// How the scripted person answers dialogs; `None`: a headless session, with nobody to ask.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ui: Option<Vec<DialogAnswer>>,
     /// The loaded environment, once [`attach_envs`](crate::attach_envs) found it.
     #[serde(skip)]
     pub environment: Option<Env>,
@@ -119,6 +122,7 @@ pub fn resolve_scenarios(spec: &ModLearningSpec) -> Vec<ResolvedScenario> {
                 hidden: false,
                 script: evaluation.script.clone(),
                 env: evaluation.env.clone(),
+                ui: evaluation.ui.clone(),
                 environment: None,
             }];
         }
@@ -151,6 +155,7 @@ pub fn resolve_scenarios(spec: &ModLearningSpec) -> Vec<ResolvedScenario> {
                 hidden: scenario.hidden,
                 script: scenario.script.clone().or_else(|| evaluation.script.clone()),
                 env: scenario.env.clone().or_else(|| evaluation.env.clone()),
+                ui: scenario.ui.clone().or_else(|| evaluation.ui.clone()),
                 environment: None,
             }
         })

@@ -5,7 +5,7 @@ use indexmap::IndexMap;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use modlearn_types::Dialect;
+use modlearn_types::{Dialect, DialogAnswer};
 
 use crate::assertion::Assertion;
 use crate::script::ScriptStep;
@@ -98,6 +98,7 @@ pub(crate) struct ScenarioBase<'a> {
     pub(crate) forbidden_trace_markers: &'a [String],
     pub(crate) script: Option<&'a [ScriptStep]>,
     pub(crate) env: Option<&'a str>,
+    pub(crate) ui: Option<&'a [DialogAnswer]>,
 }
 
 /// Declares a struct with the scenario fields shared by `Evaluation` and `ScenarioSpec` followed by
@@ -161,6 +162,13 @@ macro_rules! with_scenario_fields {
             /// `coding-agent` for scripts when unset. A scenario's own env replaces the evaluation's.
             #[serde(default, skip_serializing_if = "Option::is_none")]
             pub env: Option<String>,
+            /// How the person at the keyboard answers the dialogs a Pi extension opens
+            /// (`ctx.ui.confirm`, `select`, `input`, `editor`), first matching rule first. With it
+            /// the session has a UI (`hasUI: true`, as in Pi's RPC mode) and a dialog no rule
+            /// answers is dismissed; without it the session is headless (Pi's print mode). A
+            /// scenario's own rules replace the evaluation's. Pi dialect only.
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            pub ui: Option<Vec<DialogAnswer>>,
             $( $(#[$field_meta])* pub $field: $type, )*
         }
 
@@ -179,6 +187,7 @@ macro_rules! with_scenario_fields {
                     forbidden_trace_markers: &self.forbidden_trace_markers,
                     script: self.script.as_deref(),
                     env: self.env.as_deref(),
+                    ui: self.ui.as_deref(),
                 }
             }
         }

@@ -3,6 +3,8 @@
 
 use std::path::Path;
 
+use modlearn_types::Dialect;
+
 use crate::assertion::{ApprovalPolicy, Assertion, CommandResultType, StringOrList, ToolRunReturns};
 use crate::error::{SpecProblem, SpecWarning};
 use crate::path::JsonPath;
@@ -135,6 +137,14 @@ pub(crate) fn check(spec: &ModLearningSpec) -> Findings {
         }
     }
 
+    if spec.dialect != Dialect::Pi {
+        let scenarios = evaluation.scenarios.iter().flatten().enumerate();
+        let levels = scenarios.map(|(index, scenario)| (evaluation_path.key("scenarios").index(index), scenario.ui.is_some()));
+        for (path, _) in std::iter::once((evaluation_path.clone(), evaluation.ui.is_some())).chain(levels).filter(|(_, set)| *set) {
+            findings.problem(path.key("ui"), dialect::no_dialogs(spec.dialect));
+        }
+    }
+
     let configured = evaluation.scenarios.as_ref().is_some_and(|scenarios| !scenarios.is_empty());
     for scenario in resolve_scenarios(spec) {
         if scenario.prompt_to_run().is_some() && scenario.required_result_markers.is_empty() && scenario.required_trace_markers.is_empty() {
@@ -198,6 +208,11 @@ impl Findings {
         }
         if let Some(env) = base.env {
             script::check_env_name(self, env, &path.key("env"));
+        }
+        for (index, rule) in base.ui.into_iter().flatten().enumerate() {
+            if let Some(why) = rule.mismatch() {
+                self.problem(path.key("ui").index(index).key("answer"), why);
+            }
         }
         let marker_lists = [
             ("requiredResultMarkers", base.required_result_markers),

@@ -5,6 +5,14 @@ use modlearn_types::Dialect;
 
 use crate::assertion::Assertion;
 
+/// Why a spec of `dialect` (not Pi) cannot script dialogs.
+pub(super) fn no_dialogs(dialect: Dialect) -> String {
+    format!(
+        "only Pi extensions open dialogs (`ctx.ui`); a `{}` candidate never asks the person at the keyboard: drop `ui`",
+        dialect.as_str()
+    )
+}
+
 /// Why `assertion` cannot be judged for `dialect`, or `None` when it maps.
 pub(super) fn unmapped(dialect: Dialect, assertion: &Assertion) -> Option<String> {
     let why = match dialect {

@@ -9,6 +9,7 @@
 pub mod bound;
 mod diagnostic;
 mod dialect;
+mod dialog;
 mod invocation;
 mod lifecycle;
 mod probe;
@@ -20,6 +21,7 @@ mod world;
 
 pub use diagnostic::{Capability, Diagnostic, Fault, ModOwner, Severity};
 pub use dialect::Dialect;
+pub use dialog::{DialogAnswer, DialogKind};
 pub use invocation::{CommandInvocation, CommandRun, PermissionCheck, PermissionConsultation, PermissionDecision, ToolRun};
 pub use lifecycle::{
     CheckedDispose, ConversationPlan, ConversationRun, ConversationsReport, DisposeReport, GlobalState, Leftovers, PendingPromise,

@@ -75,6 +75,11 @@ function writeAgentStart(event, state) {
   }
 }
 
+/** What a dialog asked, as the approval's reason: its title and its message. */
+function dialogReason(title, message) {
+  return [title, message].filter((part) => typeof part === "string" && part !== "").join(": ");
+}
+
 function coreResult(content, isError) {
   return { status: isError ? "error" : "success", output: contentText(content) };
 }
@@ -133,12 +138,23 @@ const ADAPTERS = {
   // fails safe here). In-place edits of `input` are edits of the core args.
   async tool_call(handler, event, ctx, state) {
     if (state.result !== null) return undefined;
-    // A confirm dialog opened for this call is the call put to a human (`asks_approval`).
-    const confirm = async (title, message, ...rest) => {
-      event.approval = { asked: true, reason: [title, message].filter((part) => typeof part === "string" && part !== "").join(": ") };
-      return ctx.ui.confirm(title, message, ...rest);
-    };
-    const asking = { ...ctx, ui: { ...ctx.ui, confirm } };
+    // A dialog opened for this call puts the call to a human (`asks_approval`):
+    // Pi's gates ask with `confirm` or with a yes/no `select`. `granted` is false
+    // once any answer was a refusal or none (the call must then stop), true when
+    // every answer was a confirmed yes, and null when a chosen option says neither.
+    const asking = { ...ctx, ui: { ...ctx.ui } };
+    for (const kind of ["confirm", "select", "input"]) {
+      const open = ctx.ui?.[kind];
+      if (typeof open !== "function") continue;
+      asking.ui[kind] = async (title, detail, ...rest) => {
+        event.approval ??= { asked: true, reason: dialogReason(title, kind === "select" ? undefined : detail), granted: true };
+        const answer = await open(title, detail, ...rest);
+        const granted = kind === "confirm" ? answer === true : answer === undefined ? false : null;
+        const before = event.approval.granted;
+        event.approval.granted = before === false || granted === false ? false : before === null || granted === null ? null : true;
+        return answer;
+      };
+    }
     let result;
     try {
       result = await handler({ type: "tool_call", toolCallId: event.toolCallId, toolName: event.toolName, input: event.args }, asking);

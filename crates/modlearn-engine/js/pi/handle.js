@@ -7,25 +7,34 @@ import { execFile } from "../node/child_process.js";
 import { BASE_SYSTEM_PROMPT } from "./events.js";
 import { contentText } from "../content.js";
 import { dialectCommand, dialectTool } from "../registry.js";
+import { world } from "../world.js";
 
 /** Pi's error for an action method called while the factory still runs. */
 export const NOT_INITIALIZED = "Extension runtime not initialized. Action methods cannot be called during extension loading.";
 
 /**
- * The headless UI (Pi's print mode, `hasUI: false`): dialogs answer as Pi's
- * no-op UI does (false or undefined) and every prompt is recorded, so a
- * report shows what the extension asked.
+ * The UI of a Pi extension's ctx. With no scripted person the session is
+ * headless (Pi's print mode, `hasUI: false`) and dialogs answer as Pi's no-op
+ * UI does (false or undefined). A scenario's `ui` rules make it Pi's RPC mode
+ * (`hasUI: true`): the first matching rule answers a dialog, and one no rule
+ * answers is dismissed, which Pi's RPC client reports as cancelled. Every
+ * dialog is recorded with its answer, so a report shows what was asked.
  */
-function headlessUi(host, owner) {
-  const asked = (kind, title, detail) => {
-    host.piPrompts.push({ mod: owner.id, kind, title: String(title ?? ""), ...(detail === undefined ? {} : { detail: String(detail) }) });
+function sessionUi(host, owner) {
+  const ask = (kind, title, detail, unanswered) => {
+    const shown = String(title ?? "");
+    const rule = world.dialogs?.find((r) => r.dialog === kind && (r.titleContains === undefined || shown.includes(r.titleContains)));
+    const answered = rule !== undefined && rule.answer !== null;
+    const outcome = world.dialogs === null ? {} : answered ? { answer: rule.answer } : { dismissed: true };
+    host.recordPrompt({ mod: owner.id, kind, title: shown, ...(detail === undefined ? {} : { detail: String(detail) }), ...outcome });
+    return answered ? rule.answer : unanswered;
   };
   const noop = () => undefined;
   return {
-    select: async (title, options) => (asked("select", title, Array.isArray(options) ? options.join(", ") : undefined), undefined),
-    confirm: async (title, message) => (asked("confirm", title, message), false),
-    input: async (title, placeholder) => (asked("input", title, placeholder), undefined),
-    editor: async (title) => (asked("editor", title), undefined),
+    select: async (title, options) => ask("select", title, Array.isArray(options) ? options.join(", ") : undefined, undefined),
+    confirm: async (title, message) => ask("confirm", title, message, false),
+    input: async (title, placeholder) => ask("input", title, placeholder, undefined),
+    editor: async (title) => ask("editor", title, undefined, undefined),
     notify(message, type = "info") {
       if (typeof message === "string" && message.trim() !== "") host.notify(owner, message.trim(), type);
     },
@@ -57,8 +66,8 @@ const emptySession = Object.freeze({
 export function piContext(host, owner) {
   const cwd = host.baseContext.cwd;
   return {
-    ui: headlessUi(host, owner),
-    hasUI: false,
+    ui: sessionUi(host, owner),
+    hasUI: world.dialogs !== null,
     cwd,
     sessionManager: emptySession,
     modelRegistry: { getAll: () => [], getAvailable: () => [], find: () => undefined },

@@ -3,6 +3,8 @@
 import { test, assertEqual, assert } from "./harness.js";
 import { createRegistry } from "../registry.js";
 import { BASE_SYSTEM_PROMPT, BLOCKED_WITHOUT_REASON, piRegistrations } from "../pi/events.js";
+import { piContext } from "../pi/handle.js";
+import { seedWorld } from "../world.js";
 
 const owner = { id: "global:/ext.ts", path: "/ext.ts", scope: "global", generation: 1 };
 
@@ -135,4 +137,65 @@ test("a throwing observer is logged and the chain goes on", async () => {
   ], { ...toolStart("bash", {}), status: "success", output: "out" });
   assertEqual(logged, [["tool_result", "observer failed"]]);
   assertEqual(event.result.output, "patched");
+});
+
+test("a yes/no select opened by tool_call asks for approval, as a confirm does", async () => {
+  const ui = { select: async () => "No", confirm: async () => false, input: async () => undefined };
+  const registrations = piRegistrations(
+    registryWith([["tool_call", async (e, ctx) => ((await ctx.ui.select(`Allow ${e.input.command}?`, ["Yes", "No"])) === "Yes" ? undefined : { block: true, reason: "denied" })]]),
+    "tool_start",
+    toolStart("bash", { command: "rm -rf /" }),
+    () => ({ hasUI: true, ui }),
+    () => undefined,
+  );
+  const event = toolStart("bash", { command: "rm -rf /" });
+  for (const registration of registrations) await registration.handler(event);
+  // A chosen option says neither yes nor no; a dismissed one (undefined) would be a refusal.
+  assertEqual(event.approval, { asked: true, reason: "Allow rm -rf /?", granted: null });
+  assertEqual(event.result, { status: "error", output: "denied" });
+});
+
+// The ctx's UI: headless without a scripted person, Pi's RPC mode with one.
+function uiHost(dialogs) {
+  seedWorld({ dialogs });
+  const host = { baseContext: { cwd: "/workspace" }, signalOf: () => undefined, piPrompts: [] };
+  host.recordPrompt = (prompt) => host.piPrompts.push(prompt);
+  return host;
+}
+
+test("headless: hasUI is false and dialogs answer as Pi's print mode", async () => {
+  const host = uiHost(undefined);
+  const ctx = piContext(host, owner);
+  assertEqual(ctx.hasUI, false);
+  assertEqual(await ctx.ui.confirm("Delete?", "all of it"), false);
+  assertEqual(await ctx.ui.select("Pick", ["a", "b"]), undefined);
+  assertEqual(host.piPrompts, [
+    { mod: owner.id, kind: "confirm", title: "Delete?", detail: "all of it" },
+    { mod: owner.id, kind: "select", title: "Pick", detail: "a, b" },
+  ]);
+});
+
+test("scripted: the first matching rule answers, every time; the rest are dismissed", async () => {
+  const host = uiHost([
+    { dialog: "confirm", titleContains: "rm", answer: true },
+    { dialog: "confirm", answer: false },
+    { dialog: "select", answer: "b" },
+    { dialog: "input", titleContains: "name", answer: null },
+  ]);
+  const ctx = piContext(host, owner);
+  assert(ctx.hasUI, "a scripted person means a UI");
+  assertEqual(await ctx.ui.confirm("Run rm -rf build?"), true);
+  assertEqual(await ctx.ui.confirm("Run rm -rf dist?"), true);
+  assertEqual(await ctx.ui.confirm("Push?"), false);
+  assertEqual(await ctx.ui.select("Pick", ["a", "b"]), "b");
+  assertEqual(await ctx.ui.input("Your name"), undefined);
+  assertEqual(await ctx.ui.editor("Notes"), undefined);
+  assertEqual(host.piPrompts.map((p) => [p.kind, p.answer, p.dismissed]), [
+    ["confirm", true, undefined],
+    ["confirm", true, undefined],
+    ["confirm", false, undefined],
+    ["select", "b", undefined],
+    ["input", undefined, true],
+    ["editor", undefined, true],
+  ]);
 });

@@ -1,5 +1,6 @@
 //! `asks_approval`: a tool call is put to a human instead of decided: DSH's `{kind: "ask"}`, or a
-//! Pi `tool_call` handler opening `ctx.ui.confirm`. The engine marks the event with `approval`.
+//! Pi `tool_call` handler opening a dialog. The engine marks the event with `approval`; when the
+//! answer was no (or nobody could answer) the call must also have been stopped.
 
 use modlearn_spec::AsksApproval;
 use modlearn_types::Observation;
@@ -30,6 +31,10 @@ pub(crate) fn judge(assertion: &AsksApproval, observation: &Observation) -> Judg
         return (false, decided, details);
     }
     let reason = approval.get("reason").and_then(Value::as_str).unwrap_or("");
+    // Asking is not enough: a refusal, or nobody to answer, must stop the call.
+    if approval.get("granted") == Some(&Value::Bool(false)) && after.get("result").is_none_or(Value::is_null) {
+        return (false, format!("asked ({reason}), but the call went ahead without a yes"), details);
+    }
     if let Some(failure) = Substrings::check(reason, assertion.reason_contains.as_ref(), None).failure("the approval's reason") {
         return (false, failure, details);
     }
@@ -69,5 +74,15 @@ mod tests {
         let (passed, message, _) = judge(&assertion(Some("outside")), &emitted("tool_start", 1, json!({}), asked, Vec::new()));
         assert!(!passed);
         assert_eq!(message, "the approval's reason lacks `outside`");
+    }
+
+    #[test]
+    fn a_refused_ask_that_lets_the_call_run_fails() {
+        let ran = json!({"approval": {"asked": true, "reason": "Allow sudo ls?", "granted": false}});
+        let (passed, message, _) = judge(&assertion(None), &emitted("tool_start", 1, json!({}), ran, Vec::new()));
+        assert!(!passed);
+        assert_eq!(message, "asked (Allow sudo ls?), but the call went ahead without a yes");
+        let granted = json!({"approval": {"asked": true, "reason": "Allow sudo ls?", "granted": true}});
+        assert!(judge(&assertion(None), &emitted("tool_start", 1, json!({}), granted, Vec::new())).0);
     }
 }
