@@ -79,9 +79,24 @@ export function installPromiseTracking(global, currentOwner, fromModCode) {
 /** Own keys of the global object when the host finished setting up. */
 let baselineGlobals = null;
 
+/**
+ * Host objects every load generation shares besides the global object, with
+ * their own keys when shared: state a mod hangs on `process` or on a virtual
+ * package's export outlives a reload exactly as a global does.
+ */
+const sharedObjects = new Map();
+
+/** Counts keys later added to `object` as globals named `<name>.<key>`. */
+export function shareObject(name, object) {
+  if (sharedObjects.has(name) || object === null || (typeof object !== "object" && typeof object !== "function")) return;
+  sharedObjects.set(name, { object, baseline: new Set(Reflect.ownKeys(object)) });
+}
+
 /** Remembers the global object's keys; later additions are the mod's. */
 export function recordGlobalBaseline(global) {
   baselineGlobals = new Set(Reflect.ownKeys(global));
+  shareObject("process", global.process);
+  shareObject("console", global.console);
 }
 
 function keyName(key) {
@@ -105,20 +120,26 @@ function summarize(value) {
   }
 }
 
-/** Globals the mod added, each with a size summary. */
-export function modGlobals(global) {
-  const baseline = baselineGlobals ?? new Set();
+/** Own keys of `object` that are not in `baseline`, named and summarised. */
+function addedKeys(object, baseline, prefix) {
   const added = [];
-  for (const key of Reflect.ownKeys(global)) {
+  for (const key of Reflect.ownKeys(object)) {
     if (baseline.has(key)) continue;
     let value;
     try {
-      value = Object.getOwnPropertyDescriptor(global, key)?.value;
+      value = Object.getOwnPropertyDescriptor(object, key)?.value;
     } catch {
       value = undefined;
     }
-    added.push({ name: keyName(key), ...summarize(value) });
+    added.push({ name: `${prefix}${keyName(key)}`, ...summarize(value) });
   }
+  return added;
+}
+
+/** Globals the mod added (and keys it added to shared host objects), each with a size summary. */
+export function modGlobals(global) {
+  const added = addedKeys(global, baselineGlobals ?? new Set(), "");
+  for (const [name, { object, baseline }] of sharedObjects) added.push(...addedKeys(object, baseline, `${name}.`));
   return added.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 }
 
@@ -232,7 +253,8 @@ export class SettleOperation {
 
 /**
  * What is left after a dispose: timers, pending promises, globals, and
- * `pi.events` subscriptions of extensions no longer loaded. No mod code runs.
+ * subscriptions of candidates no longer loaded (Pi's `pi.events`, DSH's root
+ * listeners and plugins). No mod code runs.
  */
 export class LeaksOperation {
   constructor(host) {
@@ -242,7 +264,8 @@ export class LeaksOperation {
     return 0;
   }
   finish() {
-    return { timers: modTimers(), promises: modPendingPromises(), globals: modGlobals(GLOBAL), subscriptions: strandedSubscriptions(this.host) };
+    const subscriptions = [...strandedSubscriptions(this.host), ...(this.host.dshApi?.strandedEffects(this.host) ?? [])];
+    return { timers: modTimers(), promises: modPendingPromises(), globals: modGlobals(GLOBAL), subscriptions };
   }
 }
 

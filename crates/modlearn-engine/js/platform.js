@@ -46,12 +46,14 @@ function addTimer(fn, delay, args, interval) {
 }
 
 /**
- * A timer of the host's own (no owner), on the same virtual clock as the
- * mod's: Letta's own time limits race mod code with these.
+ * A timer the host starts, on the same virtual clock as the mod's: with no
+ * owner, Letta's own time limits race mod code with these; with one, it is a
+ * timer a mod asked for through a built-in (`AbortSignal.timeout`), and the
+ * lifecycle checks count it as that mod's.
  */
-export function setHostTimeout(fn, delay) {
+export function setHostTimeout(fn, delay, owner = null) {
   const id = clock.nextId++;
-  clock.timers.set(id, { id, due: clock.now + delay, seq: clock.seq++, fn, args: [], interval: null, owner: null });
+  clock.timers.set(id, { id, due: clock.now + delay, seq: clock.seq++, fn, args: [], interval: null, owner });
   return id;
 }
 

@@ -34,6 +34,7 @@ host_sources!(
     "operations.js",
     "permission-compose.js",
     "dsh/api.js",
+    "dsh/builtins.js",
     "dsh/events.js",
     "dsh/packages/cordis.js",
     "dsh/packages/llm.js",

@@ -7,12 +7,50 @@
 
 import { loadedCandidate } from "./session.js";
 import { contentText, messageText } from "../content.js";
+import { builtinTool } from "./builtins.js";
 
 /** What the innermost `tools/execute` listener answers instead of running the body. */
 const NOT_RUN = Object.freeze({ isError: false, value: null, content: [] });
 
+/** A copy of the host's own JSON data (the core event's arguments). */
 function deepCopy(value) {
   return value === undefined ? undefined : JSON.parse(JSON.stringify(value));
+}
+
+const { isArray } = Array;
+const { keys } = Object;
+
+/**
+ * The data a plugin-controlled value holds, copied once: own enumerable
+ * properties, read as the tool body reads them. JSON would run a planted
+ * `toJSON` and report something else than what the body gets; functions and
+ * symbols are not data and are left out, a cycle becomes `"[Circular]"`.
+ */
+function dataOf(value, seen = new Set(), depth = 0) {
+  if (typeof value === "function" || typeof value === "symbol") return undefined;
+  if (value === null || typeof value !== "object") return value;
+  if (seen.has(value)) return "[Circular]";
+  if (depth > 64) return "[too deep]";
+  seen.add(value);
+  const copy = isArray(value) ? [] : {};
+  for (const key of keys(value)) {
+    const item = dataOf(value[key], seen, depth + 1);
+    if (item !== undefined) copy[key] = item;
+  }
+  seen.delete(value);
+  return copy;
+}
+
+/**
+ * The final pre-execute decision as plain data, each field read once. DSH is
+ * handed this copy, so it and the judge see one decision whatever getters the
+ * plugin's object has.
+ */
+function plainDecision(decision) {
+  if (decision === null || typeof decision !== "object") return decision;
+  const kind = decision.kind;
+  const reason = decision.reason;
+  return Object.freeze({ kind, ...(reason === undefined ? {} : { reason }) });
 }
 
 /**
@@ -24,19 +62,26 @@ async function preflight(runtime, event) {
   const { root } = runtime;
   const tools = root.get("tools");
   const disposers = [];
-  const seen = { decision: null, reached: false, args: undefined };
+  const seen = { decision: null, reached: false, bodyRan: false, args: undefined };
   try {
     // A tool the plugin gates but does not own (`bash`): a stand-in, for this call only.
+    // A plugin may run it from its own `tools/execute` listener instead of `next()`:
+    // then the call went ahead, whatever result the listener makes up.
     if (tools.get(event.toolName) === undefined) {
       disposers.push(tools.register({
-        name: event.toolName, description: "stand-in", parameters: { type: "object" },
-        output: { schema: {}, render: () => [] }, execute: async () => null,
+        name: event.toolName, ...builtinTool(event.toolName),
+        output: { schema: {}, render: () => [] },
+        execute: async (args) => {
+          seen.bodyRan = true;
+          seen.args = dataOf(args);
+          return null;
+        },
       }));
     }
-    disposers.push(root.on("tools/pre-execute", async (exec, next) => (seen.decision = await next()), { prepend: true }));
+    disposers.push(root.on("tools/pre-execute", async (exec, next) => (seen.decision = plainDecision(await next())), { prepend: true }));
     disposers.push(root.on("tools/execute", async (exec) => {
       seen.reached = true;
-      seen.args = deepCopy(exec.arguments);
+      seen.args = dataOf(exec.arguments);
       return NOT_RUN;
     }));
     const result = await tools.execute({ callId: event.toolCallId, name: event.toolName, arguments: deepCopy(event.args) ?? {}, signal: new AbortController().signal });
@@ -49,8 +94,9 @@ async function preflight(runtime, event) {
 const ROUTES = {
   async tool_start(runtime, event) {
     const seen = await preflight(runtime, event);
-    if (seen.decision && seen.decision.kind === "ask") event.approval = { asked: true, reason: seen.decision.reason ?? null };
-    if (seen.reached) {
+    // Headless DSH has no approval channel: an ask is never granted.
+    if (seen.decision && seen.decision.kind === "ask") event.approval = { asked: true, reason: seen.decision.reason ?? null, granted: false };
+    if (seen.reached || seen.bodyRan) {
       // DSH logs the arguments frozen, yet `exec.arguments` itself can be swapped: report what would run.
       event.args = seen.args;
       return;

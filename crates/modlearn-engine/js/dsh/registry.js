@@ -29,12 +29,16 @@ function coreCommand(commands, descriptor, owner, agent) {
     id: descriptor.name,
     description: descriptor.description,
     owner,
+    // Through DSH's own `commands.execute`: its parsing, its signal, and its check of what
+    // the handler returns (a result without a `kind` is an error there, not an answer).
     async run(ctx) {
-      const definition = commands.find(undefined, descriptor.name);
-      const rawInput = ctx.args ? ` ${ctx.args}` : "";
-      const result = await definition.handler({ commandId: "command-eval-1", agent, rawInput, attachments: [] });
-      if (result && result.kind === "error") throw new Error(String(result.text ?? "command failed"));
-      return result && typeof result.text === "string" ? { type: "output", output: result.text } : { type: "handled" };
+      const line = `/${descriptor.name}${ctx.args ? ` ${ctx.args}` : ""}`;
+      const signal = ctx.signal ?? new AbortController().signal;
+      const outcome = await commands.execute(agent, line, [], signal);
+      const result = outcome?.result;
+      if (!result) throw new Error(`/${descriptor.name} is not registered`);
+      if (result.kind === "error") throw new Error(String(result.text ?? "command failed"));
+      return typeof result.text === "string" ? { type: "output", output: result.text } : { type: "handled" };
     },
   });
 }

@@ -5,7 +5,7 @@
 // never satisfied stays PENDING without an error, as in DSH.
 
 import { FiberState, Service } from "../vendor/dsh.js";
-import { startRuntime } from "./runtime.js";
+import { rootEffects, startRuntime } from "./runtime.js";
 
 const STATE_NAMES = Object.fromEntries(Object.entries(FiberState).filter(([, value]) => typeof value === "number").map(([name, value]) => [value, name]));
 
@@ -40,9 +40,13 @@ async function runtimeOf(host) {
  */
 export async function activatePlugin(host, owner, namespace) {
   const { root, agent } = await runtimeOf(host);
+  for (const stale of host.dshStale.splice(0)) {
+    if (stale.state !== FiberState.DISPOSED) await Promise.resolve(stale.dispose()).catch(() => undefined);
+  }
   const plugin = pluginOf(namespace, owner.path);
   const fiber = root.plugin(plugin);
   host.dshFibers.set(owner.id, fiber);
+  host.dshLastOwner = owner;
   await fiber;
   host.registry.disposers.push({ owner, disposer: () => fiber.dispose(), awaited: true });
   if (fiber.state !== FiberState.ACTIVE) return false;
@@ -82,4 +86,24 @@ export function listenedEvents(fiber) {
   };
   visit(fiber.getEffects());
   return counts;
+}
+
+/**
+ * What a plugin left on the root once it is gone: listeners registered with
+ * `ctx.root.on` and plugins started with `ctx.root.plugin` belong to the root,
+ * so Cordis sweeps neither when the plugin unloads. Each is reported as the
+ * subscription of the last DSH candidate loaded. No mod code runs.
+ */
+export function strandedEffects(host) {
+  if (!host.dsh || !host.dshLastOwner) return [];
+  const { root, baseline } = host.dsh;
+  const known = new Set([...baseline.hooks.map((entry) => entry.hook), ...baseline.fibers.map((entry) => entry.fiber)]);
+  const live = new Set(host.dshFibers.values());
+  const owner = host.dshLastOwner;
+  const now = rootEffects(root);
+  const stranded = [
+    ...now.hooks.filter(({ hook }) => !known.has(hook) && (hook.ctx?.fiber === root.fiber || !live.has(hook.ctx?.fiber))).map(({ name }) => name),
+    ...now.fibers.filter(({ fiber }) => !known.has(fiber) && !live.has(fiber) && fiber.state !== FiberState.DISPOSED).map(({ name }) => `plugin:${name}`),
+  ];
+  return stranded.map((channel) => ({ mod: owner.id, generation: owner.generation, channel }));
 }

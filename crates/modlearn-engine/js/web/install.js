@@ -46,7 +46,8 @@ export function installWeb(global) {
   });
   global.AbortSignal.timeout = function timeout(ms) {
     const controller = new global.AbortController();
-    setHostTimeout(() => controller.abort(new DOMException("The operation timed out.", "TimeoutError")), ms);
+    const delay = Math.max(0, Number(ms) || 0);
+    setHostTimeout(() => controller.abort(new DOMException("The operation timed out.", "TimeoutError")), delay, clock.currentOwner());
     return controller.signal;
   };
   // The sandbox's Date subclass answers to Date's name, as util.inspect and mods expect.

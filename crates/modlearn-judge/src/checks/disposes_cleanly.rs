@@ -3,7 +3,7 @@
 //! run, the disposer did not throw and the signal it was handed is aborted.
 
 use modlearn_spec::{DEFAULT_SETTLE_MS, DisposesCleanly};
-use modlearn_types::{DisposeReport, Observation, PendingTimer, Probe, Registrations, Subscription};
+use modlearn_types::{Dialect, DisposeReport, Observation, PendingTimer, Probe, Registrations, Subscription};
 use serde_json::json;
 
 use crate::check::{Judged, unexpected};
@@ -16,7 +16,7 @@ pub(crate) fn probe(assertion: &DisposesCleanly) -> Probe {
     }
 }
 
-pub(crate) fn judge(assertion: &DisposesCleanly, observation: &Observation) -> Judged {
+pub(crate) fn judge(assertion: &DisposesCleanly, observation: &Observation, dialect: Dialect) -> Judged {
     let Observation::Disposed { report } = observation else {
         return unexpected(observation);
     };
@@ -25,7 +25,7 @@ pub(crate) fn judge(assertion: &DisposesCleanly, observation: &Observation) -> J
         let why = report.load_diagnostics.first().map(describe_diagnostic).unwrap_or_default();
         return (false, format!("the candidate did not load: {why}"), details);
     }
-    let leaks = leaks(assertion, report);
+    let leaks = leaks(assertion, report, dialect);
     if leaks.is_empty() {
         let ran = if report.settle.firings == 0 {
             String::new()
@@ -39,7 +39,7 @@ pub(crate) fn judge(assertion: &DisposesCleanly, observation: &Observation) -> J
 }
 
 /// Everything that outlived the dispose, one phrase each.
-fn leaks(assertion: &DisposesCleanly, report: &DisposeReport) -> Vec<String> {
+fn leaks(assertion: &DisposesCleanly, report: &DisposeReport, dialect: Dialect) -> Vec<String> {
     let mut leaks = Vec::new();
     let first = report.dispose.diagnostics.first().map(describe_diagnostic);
     match (report.dispose.threw.is_empty(), first) {
@@ -56,7 +56,7 @@ fn leaks(assertion: &DisposesCleanly, report: &DisposeReport) -> Vec<String> {
     if !report.leftovers.promises.is_empty() {
         leaks.push(format!("{} it constructed still pending", count(report.leftovers.promises.len(), "promise")));
     }
-    leaks.extend(subscription_leaks(&report.leftovers.subscriptions));
+    leaks.extend(subscription_leaks(&report.leftovers.subscriptions, dialect));
     let mut after: Vec<String> = Vec::new();
     for diagnostic in &report.settle.diagnostics {
         let text = describe_diagnostic(diagnostic);
@@ -74,18 +74,25 @@ fn leaks(assertion: &DisposesCleanly, report: &DisposeReport) -> Vec<String> {
     leaks
 }
 
-/// `2 pi.events subscriptions still listening (on `todo:changed`)`: Pi keeps calling them.
-fn subscription_leaks(subscriptions: &[Subscription]) -> Option<String> {
+/// What a dialect calls a subscription its host keeps calling after the candidate is gone, and
+/// how the candidate avoids leaving one.
+pub(crate) fn subscription_words(dialect: Dialect) -> (&'static str, &'static str) {
+    match dialect {
+        Dialect::Dsh => ("root listener", "register through the plugin's own ctx, not ctx.root, so Cordis removes it on unload"),
+        Dialect::Pi | Dialect::Letta => ("pi.events subscription", "session_shutdown must call the unsubscribe pi.events.on returned"),
+    }
+}
+
+/// `2 pi.events subscriptions still listening (on `todo:changed`)`: the host keeps calling them.
+fn subscription_leaks(subscriptions: &[Subscription], dialect: Dialect) -> Option<String> {
     if subscriptions.is_empty() {
         return None;
     }
     let mut channels: Vec<&str> = subscriptions.iter().map(|subscription| subscription.channel.as_str()).collect();
     channels.dedup();
     let on = channels.iter().map(|channel| format!("`{channel}`")).collect::<Vec<_>>().join(", ");
-    Some(format!(
-        "{} still listening (on {on}): session_shutdown must call the unsubscribe pi.events.on returned",
-        count(subscriptions.len(), "pi.events subscription")
-    ))
+    let (noun, fix) = subscription_words(dialect);
+    Some(format!("{} still listening (on {on}): {fix}", count(subscriptions.len(), noun)))
 }
 
 /// `1 interval (every 1000 ms) still scheduled`, grouped by kind and period.
@@ -153,7 +160,7 @@ mod tests {
     }
 
     fn judged(assertion: &DisposesCleanly, report: DisposeReport) -> Judged {
-        judge(assertion, &Observation::Disposed { report: Box::new(report) })
+        judge(assertion, &Observation::Disposed { report: Box::new(report) }, Dialect::Pi)
     }
 
     fn timer(kind: &str, every: Option<u64>, due: u64) -> PendingTimer {

@@ -2,17 +2,18 @@
 //! registry, the same behaviour and no state that grows.
 
 use modlearn_spec::{DEFAULT_CYCLES, ReloadIdempotent};
-use modlearn_types::{GlobalState, Observation, Probe, ReloadCycle};
+use modlearn_types::{Dialect, GlobalState, Observation, Probe, ReloadCycle};
 use serde_json::json;
 
 use crate::check::{Judged, unexpected};
+use crate::checks::disposes_cleanly::subscription_words;
 use crate::checks::lifecycle_steps::{Conversation, count, describe_diagnostic, first_difference, normalized, probe_name, step_probes};
 
 pub(crate) fn probe(assertion: &ReloadIdempotent) -> Probe {
     Probe::Reload { cycles: assertion.cycles.unwrap_or(DEFAULT_CYCLES), steps: step_probes(&assertion.steps, Conversation::Default) }
 }
 
-pub(crate) fn judge(_assertion: &ReloadIdempotent, observation: &Observation) -> Judged {
+pub(crate) fn judge(_assertion: &ReloadIdempotent, observation: &Observation, dialect: Dialect) -> Judged {
     let Observation::Reloaded { cycles } = observation else {
         return unexpected(observation);
     };
@@ -25,7 +26,7 @@ pub(crate) fn judge(_assertion: &ReloadIdempotent, observation: &Observation) ->
         return (false, format!("the candidate did not load: {why}"), details);
     }
     for (index, cycle) in cycles.iter().enumerate().skip(1) {
-        let differences = differences(first, cycle, index + 1);
+        let differences = differences(first, cycle, index + 1, dialect);
         if !differences.is_empty() {
             return (false, format!("cycle {} differs from cycle 1: {}", index + 1, differences.join("; ")), details);
         }
@@ -42,7 +43,7 @@ pub(crate) fn judge(_assertion: &ReloadIdempotent, observation: &Observation) ->
 }
 
 /// What cycle `k` does differently from cycle 1, one phrase each.
-fn differences(first: &ReloadCycle, cycle: &ReloadCycle, k: usize) -> Vec<String> {
+fn differences(first: &ReloadCycle, cycle: &ReloadCycle, k: usize, dialect: Dialect) -> Vec<String> {
     let mut found = Vec::new();
     if !cycle.loaded {
         let why = cycle.diagnostics.first().map(describe_diagnostic).unwrap_or_default();
@@ -65,7 +66,7 @@ fn differences(first: &ReloadCycle, cycle: &ReloadCycle, k: usize) -> Vec<String
     for (what, a, b) in [
         ("timer", first.leftovers.timers.len(), cycle.leftovers.timers.len()),
         ("pending promise", first.leftovers.promises.len(), cycle.leftovers.promises.len()),
-        ("pi.events subscription", first.leftovers.subscriptions.len(), cycle.leftovers.subscriptions.len()),
+        (subscription_words(dialect).0, first.leftovers.subscriptions.len(), cycle.leftovers.subscriptions.len()),
     ] {
         if b > a {
             found.push(format!("{} left after dispose, cycle 1 left {a}", count(b, what)));
@@ -150,7 +151,7 @@ mod tests {
     }
 
     fn judged(cycles: Vec<ReloadCycle>) -> Judged {
-        judge(&ReloadIdempotent::default(), &Observation::Reloaded { cycles })
+        judge(&ReloadIdempotent::default(), &Observation::Reloaded { cycles }, Dialect::Letta)
     }
 
     #[test]
