@@ -8,7 +8,7 @@ export const inject = ["tools", "systemPrompt"];
 export function apply(ctx) {
   ctx.on("tools/pre-execute", async (exec) => {
     if (exec.name === "bash" && /rm\s+-(rf|fr)|rm\s+-r\s+-f/.test(String(exec.arguments.command))) return { kind: "deny", reason: "rm -rf refused" };
-    if (exec.name === "write" && !String(exec.arguments.path).startsWith("/workspace/")) return { kind: "ask", reason: `outside: ${exec.arguments.path}` };
+    if (exec.name === "write" && !String(exec.arguments.file_path).startsWith("/workspace/")) return { kind: "ask", reason: `outside: ${exec.arguments.file_path}` };
   });
   ctx.tools.register(defineTool({
     name: "word_count",

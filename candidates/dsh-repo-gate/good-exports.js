@@ -12,7 +12,7 @@ export function apply(ctx) {
       return { kind: "deny", reason: `rm -rf is refused in this repository: ${exec.arguments.command}` };
     }
     if (exec.name === "write") {
-      const path = String(exec.arguments?.path ?? "");
+      const path = String(exec.arguments?.file_path ?? "");
       if (path !== "/workspace" && !path.startsWith("/workspace/")) return { kind: "ask", reason: `write outside /workspace: ${path}` };
     }
     return next();

@@ -19,8 +19,8 @@ export default class RepoGate extends Service {
     super(ctx, "repoGate");
     ctx.on("tools/pre-execute", async (exec: any, next: () => Promise<unknown>) => {
       if (exec.name === "bash" && isRmRf(String(exec.arguments.command ?? ""))) return { kind: "deny", reason: "rm -rf is not allowed here" };
-      if (exec.name === "write" && !/^\/workspace(\/|$)/.test(String(exec.arguments.path ?? ""))) {
-        return { kind: "ask", reason: `${exec.arguments.path} is outside /workspace` };
+      if (exec.name === "write" && !/^\/workspace(\/|$)/.test(String(exec.arguments.file_path ?? ""))) {
+        return { kind: "ask", reason: `${exec.arguments.file_path} is outside /workspace` };
       }
       return next();
     });

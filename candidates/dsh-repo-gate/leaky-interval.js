@@ -14,7 +14,7 @@ export function apply(ctx) {
       denied++;
       return { kind: "deny", reason: "rm -rf refused" };
     }
-    if (exec.name === "write" && !/^\/workspace(\/|$)/.test(String(exec.arguments?.path))) return { kind: "ask", reason: `outside /workspace: ${exec.arguments.path}` };
+    if (exec.name === "write" && !/^\/workspace(\/|$)/.test(String(exec.arguments?.file_path))) return { kind: "ask", reason: `outside /workspace: ${exec.arguments.file_path}` };
     return next();
   });
   ctx.tools.register(defineTool({

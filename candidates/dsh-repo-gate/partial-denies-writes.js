@@ -8,7 +8,7 @@ export default {
     ctx.on("tools/pre-execute", (exec, next) => {
       const command = String(exec.arguments?.command ?? "");
       if (exec.name === "bash" && /\brm\b/.test(command) && /-\w*r/.test(command) && /-\w*f/.test(command)) return { kind: "deny", reason: "rm -rf refused" };
-      if (exec.name === "write" && !String(exec.arguments?.path).startsWith("/workspace/")) return { kind: "deny", reason: `no writes to ${exec.arguments.path}` };
+      if (exec.name === "write" && !String(exec.arguments?.file_path).startsWith("/workspace/")) return { kind: "deny", reason: `no writes to ${exec.arguments.file_path}` };
       return next();
     });
     ctx.tools.register(defineTool({

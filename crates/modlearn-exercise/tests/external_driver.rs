@@ -9,6 +9,7 @@ use modlearn_exercise::session::{
     Action, DriverFactory, DriverPlan, EnvTool, SessionDriver, SessionEnv, SessionPlan, SessionView, ToolCall, ToolKind,
 };
 use modlearn_exercise::{ScenarioPlan, exercise};
+use modlearn_types::Dialect;
 use serde_json::{Value, json};
 
 /// Plays `steps`, then stops with `stop` if given; records every transcript it was shown.
@@ -71,7 +72,7 @@ fn run(stop: Option<&str>) -> (modlearn_exercise::session::SessionOutcome, Vec<V
     };
     let session = SessionPlan {
         driver: DriverPlan::External(Arc::new(factory)),
-        env: SessionEnv { name: "test".to_owned(), context: None, tools: vec![bash], ask_allows: false },
+        env: SessionEnv { name: "test".to_owned(), context: None, tools: vec![bash], ask_allows: false, dialect: Dialect::Letta },
         memory_files: Vec::new(),
         max_turns: 2,
     };

@@ -4,6 +4,7 @@
 use modlearn_engine::{CandidateFile, Engine, EngineOptions};
 use modlearn_exercise::session::{Action, EnvTool, ScriptDriver, SessionEnv, SessionOutcome, SessionPlan, ToolCall, ToolKind, run_session};
 use modlearn_exercise::{HostSettings, ScenarioPlan, exercise};
+use modlearn_types::Dialect;
 use serde_json::{Value, json};
 
 fn env(ask_allows: bool) -> SessionEnv {
@@ -24,6 +25,7 @@ fn env(ask_allows: bool) -> SessionEnv {
             tool("Edit", ToolKind::Edit),
         ],
         ask_allows,
+        dialect: Dialect::Letta,
     }
 }
 

@@ -19,7 +19,7 @@ use crate::eval_model::{EvalModel, Ledger, PromptSession};
 /// eval model, a prompt scenario gets a model-driven session with the tools of its environment
 /// (`coding-agent` when it names none).
 pub(crate) fn scenario_plan(scenario: &ResolvedScenario, eval: Option<&EvalSessions>) -> ScenarioPlan {
-    let env = scenario.env_name().map(|_| scenario.environment.clone().unwrap_or_else(default_env));
+    let env = scenario.env_name().map(|_| scenario.environment.clone().unwrap_or_else(|| default_env(scenario.dialect)));
     let host = env.as_ref().map(|env| HostSettings {
         profile: env.profile.as_str().to_owned(),
         context: (!env.context.is_empty()).then(|| Value::Object(env.context.clone())),
@@ -76,7 +76,7 @@ pub(crate) struct EvalSessions {
 }
 
 fn prompt_session(scenario: &ResolvedScenario, env: Option<&Env>, eval: &EvalSessions, prompt: &str) -> SessionPlan {
-    let env = env.cloned().unwrap_or_else(default_env);
+    let env = env.cloned().unwrap_or_else(|| default_env(scenario.dialect));
     let cwd = env.context.get("cwd").and_then(Value::as_str).unwrap_or("/workspace").to_owned();
     let session = PromptSession {
         model: Arc::clone(&eval.model),
@@ -118,6 +118,7 @@ fn session_env(env: &Env) -> SessionEnv {
             })
             .collect(),
         ask_allows: env.permissions.on_ask == AskResolution::Allow,
+        dialect: env.dialect,
     }
 }
 

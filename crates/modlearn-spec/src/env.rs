@@ -6,6 +6,7 @@ use std::collections::BTreeMap;
 use std::fmt;
 use std::path::{Path, PathBuf};
 
+use modlearn_types::Dialect;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
@@ -15,8 +16,18 @@ use crate::lenient::{Collector, invalid_type, read_object};
 use crate::locate::SourceMap;
 use crate::path::JsonPath;
 
-/// The environment of a scripted scenario that names none.
+/// The environment of a scripted Letta scenario that names none.
 pub const DEFAULT_ENV: &str = "coding-agent";
+
+/// The environment a scripted scenario of `dialect` runs in when it names none: that host's
+/// headless coding agent.
+pub fn default_env_name(dialect: Dialect) -> &'static str {
+    match dialect {
+        Dialect::Letta => DEFAULT_ENV,
+        Dialect::Pi => "pi-agent",
+        Dialect::Dsh => "dsh-agent",
+    }
+}
 
 /// A simulated agent environment.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
@@ -27,6 +38,11 @@ pub struct Env {
     /// What the environment stands for.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
+    /// Whose agent this is: the host that names the tools' arguments (`file_path` for Letta and
+    /// DSH, `path` for Pi) and words their results. A spec runs only in environments of its
+    /// own dialect; `letta` when unset.
+    #[serde(default, skip_serializing_if = "Dialect::is_letta")]
+    pub dialect: Dialect,
     /// Capability profile the candidate is loaded under; `headless` when unset.
     #[serde(default)]
     pub profile: Profile,
@@ -181,6 +197,23 @@ pub enum EnvError {
         name: String,
         /// The files looked for, in order.
         searched: Vec<PathBuf>,
+    },
+    /// A scenario runs in an environment of another host than the spec's.
+    #[error(
+        "spec `{}`: {json_path}: environment `{name}` is a `{}` agent's, but the spec's dialect is `{}`: name a `{}` environment (`{}` is the built-in one)",
+        spec.display(), env_dialect.as_str(), spec_dialect.as_str(), spec_dialect.as_str(), default_env_name(*spec_dialect)
+    )]
+    WrongDialect {
+        /// The spec file.
+        spec: PathBuf,
+        /// Where the name is, e.g. `evaluation.scenarios[1].env` (or the script, for the default).
+        json_path: String,
+        /// The environment.
+        name: String,
+        /// The environment's dialect.
+        env_dialect: Dialect,
+        /// The spec's dialect.
+        spec_dialect: Dialect,
     },
     /// An environment file is unreadable or invalid.
     #[error("{}", render(path, problems))]

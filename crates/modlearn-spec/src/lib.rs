@@ -50,7 +50,10 @@ pub use assertion::{
     ToolStartBlocks, ToolStartPreservesArgs, ToolStartRewritesArgs, ToolStatus, TurnEndContinues, TurnStartCancels,
     TurnStartInjectsMessage, WritesFile,
 };
-pub use env::{AskResolution, DEFAULT_ENV, Env, EnvError, EnvPermissions, EnvTool, EnvToolKind, LoadedEnv, Profile, load_env, parse_env};
+pub use env::{
+    AskResolution, DEFAULT_ENV, Env, EnvError, EnvPermissions, EnvTool, EnvToolKind, LoadedEnv, Profile, default_env_name, load_env,
+    parse_env,
+};
 pub use env_lookup::{attach_envs, default_env, env_search_dirs};
 pub use error::{SpecError, SpecProblem, SpecWarning};
 pub use lifecycle::{

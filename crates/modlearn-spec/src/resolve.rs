@@ -6,7 +6,7 @@ use modlearn_types::{Dialect, DialogAnswer};
 use serde::Serialize;
 
 use crate::assertion::Assertion;
-use crate::env::{DEFAULT_ENV, Env};
+use crate::env::{Env, default_env_name};
 use crate::script::ScriptStep;
 use crate::types::{ModLearningSpec, OutputFormat};
 
@@ -86,12 +86,13 @@ impl ResolvedScenario {
         self.prompt.as_deref().filter(|prompt| !prompt.trim().is_empty())
     }
 
-    /// The environment this scenario runs in: the one it names, `coding-agent` for a script,
-    /// `None` for a scenario that keeps Letta's harness settings.
+    /// The environment this scenario runs in: the one it names, its dialect's coding agent for a
+    /// script (`coding-agent`, `pi-agent`, `dsh-agent`), `None` for a scenario that keeps the
+    /// harness settings.
     pub fn env_name(&self) -> Option<&str> {
         match (&self.env, &self.script) {
             (Some(name), _) => Some(name),
-            (None, Some(_)) => Some(DEFAULT_ENV),
+            (None, Some(_)) => Some(default_env_name(self.dialect)),
             (None, None) => None,
         }
     }

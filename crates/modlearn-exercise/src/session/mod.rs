@@ -25,7 +25,7 @@ use std::sync::Arc;
 use serde::Serialize;
 use serde_json::Value;
 
-use modlearn_types::Diagnostic;
+use modlearn_types::{Diagnostic, Dialect};
 
 pub use host::run_session;
 pub use script::ScriptDriver;
@@ -87,6 +87,8 @@ pub struct SessionEnv {
     pub tools: Vec<EnvTool>,
     /// Whether an overlay's `ask` lets the call run (nobody can answer in a headless session).
     pub ask_allows: bool,
+    /// Whose tools these are: the host that names their arguments and words their results.
+    pub dialect: Dialect,
 }
 
 /// One simulated built-in tool.

@@ -4,6 +4,7 @@
 
 use std::collections::BTreeMap;
 
+use modlearn_types::Dialect;
 use serde_json::{Value, json};
 
 use super::{EnvTool, ToolCall, ToolKind};
@@ -76,70 +77,124 @@ pub(super) struct Executed {
     pub(super) effect: Value,
 }
 
-fn failed(message: String) -> Executed {
-    Executed { status: "error", output: format!("Error: {message}"), effect: Value::Null }
+fn failed(dialect: Dialect, message: String) -> Executed {
+    // Letta and DSH prefix a failed tool's text with `Error: `; Pi hands the model the bare message.
+    let output = if dialect == Dialect::Pi { message } else { format!("Error: {message}") };
+    Executed { status: "error", output, effect: Value::Null }
 }
 
-/// Runs an environment tool with the effective `args`.
-pub(super) fn execute(tool: &EnvTool, call: &ToolCall, args: &Value, dir: &mut ScenarioDir) -> Executed {
+/// How a host names the file tools' arguments (Pi 0.58.3's `path`/`oldText`/`newText`, DSH's and
+/// Letta's `file_path`/`old_string`/`new_string`).
+struct Names {
+    path: &'static str,
+    old: &'static str,
+    new: &'static str,
+    replace_all: Option<&'static str>,
+}
+
+fn names(dialect: Dialect) -> Names {
+    match dialect {
+        Dialect::Pi => Names { path: "path", old: "oldText", new: "newText", replace_all: None },
+        Dialect::Letta | Dialect::Dsh => {
+            Names { path: "file_path", old: "old_string", new: "new_string", replace_all: Some("replace_all") }
+        }
+    }
+}
+
+/// Runs an environment tool with the effective `args`, as the environment's host words it.
+pub(super) fn execute(tool: &EnvTool, call: &ToolCall, args: &Value, dir: &mut ScenarioDir, dialect: Dialect) -> Executed {
     let text = |key: &str| args.get(key).and_then(Value::as_str);
     let needs = |key: &str| format!("{} needs a string `{key}`", tool.name);
+    let names = names(dialect);
     match tool.kind {
         ToolKind::Bash => {
-            let Some(command) = text("command") else { return failed(needs("command")) };
+            let Some(command) = text("command") else { return failed(dialect, needs("command")) };
             let status = if call.status.as_deref() == Some("error") { "error" } else { "success" };
             let output = call.output.clone().unwrap_or_else(|| tool.default_output.clone());
             Executed { status, output, effect: json!({ "command": command, "executed": false }) }
         }
         ToolKind::Read => {
-            let Some(path) = text("file_path") else { return failed(needs("file_path")) };
+            let Some(path) = text(names.path) else { return failed(dialect, needs(names.path)) };
             let key = match dir.resolve(path) {
                 Ok(key) => key,
-                Err(why) => return failed(why),
+                Err(why) => return failed(dialect, why),
             };
-            let Some(contents) = dir.files.get(&key) else { return failed(format!("file not found: {path}")) };
+            let Some(contents) = dir.files.get(&key) else { return failed(dialect, format!("file not found: {path}")) };
             let offset = args.get("offset").and_then(Value::as_u64).unwrap_or(1).max(1) as usize;
             let limit = args.get("limit").and_then(Value::as_u64).map_or(usize::MAX, |limit| limit as usize);
             let lines: Vec<&str> = contents.lines().skip(offset - 1).take(limit).collect();
             Executed { status: "success", output: lines.join("\n"), effect: json!({ "read": key }) }
         }
         ToolKind::Write => {
-            let (Some(path), Some(content)) = (text("file_path"), text("content")) else {
-                return failed(format!("{} needs string `file_path` and `content`", tool.name));
+            let (Some(path), Some(content)) = (text(names.path), text("content")) else {
+                return failed(dialect, format!("{} needs string `{}` and `content`", tool.name, names.path));
             };
             match dir.resolve(path) {
                 Ok(key) => {
                     let created = dir.files.insert(key.clone(), content.to_owned()).is_none();
-                    let verb = if created { "Created" } else { "Overwrote" };
-                    Executed { status: "success", output: format!("{verb} {path}"), effect: json!({ "wrote": key }) }
+                    let output = match dialect {
+                        Dialect::Letta => format!("{} {path}", if created { "Created" } else { "Overwrote" }),
+                        Dialect::Pi => format!("Successfully wrote {} bytes to {path}", content.chars().count()),
+                        Dialect::Dsh => format!(
+                            "<path>{path}</path>\n<type>file</type>\n<content>\n{} file\n</content>",
+                            if created { "Created" } else { "Updated" }
+                        ),
+                    };
+                    Executed { status: "success", output, effect: json!({ "wrote": key }) }
                 }
-                Err(why) => failed(why),
+                Err(why) => failed(dialect, why),
             }
         }
-        ToolKind::Edit => edit(tool, args, dir),
+        ToolKind::Edit => edit(tool, args, dir, dialect, &names),
     }
 }
 
-fn edit(tool: &EnvTool, args: &Value, dir: &mut ScenarioDir) -> Executed {
+fn edit(tool: &EnvTool, args: &Value, dir: &mut ScenarioDir, dialect: Dialect, names: &Names) -> Executed {
     let text = |key: &str| args.get(key).and_then(Value::as_str);
-    let (Some(path), Some(old), Some(new)) = (text("file_path"), text("old_string"), text("new_string")) else {
-        return failed(format!("{} needs string `file_path`, `old_string` and `new_string`", tool.name));
+    let (Some(path), Some(old), Some(new)) = (text(names.path), text(names.old), text(names.new)) else {
+        return failed(dialect, format!("{} needs string `{}`, `{}` and `{}`", tool.name, names.path, names.old, names.new));
     };
     let key = match dir.resolve(path) {
         Ok(key) => key,
-        Err(why) => return failed(why),
+        Err(why) => return failed(dialect, why),
     };
-    let Some(contents) = dir.files.get_mut(&key) else { return failed(format!("file not found: {path}")) };
+    let Some(contents) = dir.files.get_mut(&key) else { return failed(dialect, format!("file not found: {path}")) };
     let count = if old.is_empty() { 0 } else { contents.matches(old).count() };
-    let replace_all = args.get("replace_all").and_then(Value::as_bool).unwrap_or(false);
+    let replace_all = names.replace_all.and_then(|key| args.get(key)).and_then(Value::as_bool).unwrap_or(false);
     if count == 0 {
-        return failed(format!("`old_string` was not found in {path}"));
+        return failed(
+            dialect,
+            match dialect {
+                Dialect::Letta => format!("`old_string` was not found in {path}"),
+                Dialect::Pi => format!(
+                    "Could not find the exact text in {path}. The old text must match exactly including all whitespace and newlines."
+                ),
+                Dialect::Dsh => format!("old_string was not found in \"{path}\""),
+            },
+        );
     }
     if count > 1 && !replace_all {
-        return failed(format!("`old_string` occurs {count} times in {path}; give more context or set `replace_all`"));
+        return failed(
+            dialect,
+            match dialect {
+                Dialect::Letta => format!("`old_string` occurs {count} times in {path}; give more context or set `replace_all`"),
+                Dialect::Pi => format!(
+                    "Found {count} occurrences of the text in {path}. The text must be unique. Please provide more context to make it unique."
+                ),
+                Dialect::Dsh => {
+                    format!("old_string matched {count} times in \"{path}\"; provide a more specific old_string or set replace_all to true")
+                }
+            },
+        );
     }
     *contents = contents.replace(old, new);
-    Executed { status: "success", output: format!("Edited {path} ({count} replacement(s))"), effect: json!({ "edited": key }) }
+    let output = match dialect {
+        Dialect::Letta => format!("Edited {path} ({count} replacement(s))"),
+        Dialect::Pi => format!("Successfully replaced text in {path}."),
+        Dialect::Dsh if replace_all => format!("The file {path} has been updated. All occurrences were successfully replaced."),
+        Dialect::Dsh => format!("The file {path} has been updated successfully."),
+    };
+    Executed { status: "success", output, effect: json!({ "edited": key }) }
 }
 
 #[cfg(test)]
