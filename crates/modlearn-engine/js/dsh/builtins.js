@@ -1,6 +1,7 @@
-// The parameters of DSH's own tools (0.1.1-rc.2: tool-bash, tool-fs, tool-fs-search), for
-// the stand-in a gated built-in gets during a probe, so a plugin that looks at the tool
-// sees DSH's shape rather than a placeholder.
+// DSH's own tools (0.1.1-rc.2: tool-bash, tool-fs, tool-fs-search) as stand-ins: registered
+// before any plugin loads, as DSH's are, with DSH's descriptions and parameters, so a plugin
+// that looks at a tool, or wraps `tools.register`, meets what it would meet in DSH. A body
+// never runs anything; during a probe it tells the probe that the call reached it.
 
 const string = { type: "string" };
 const number = { type: "number" };
@@ -28,4 +29,34 @@ const BUILTINS = Object.freeze({
 export function builtinTool(name) {
   const known = Object.hasOwn(BUILTINS, name) ? BUILTINS[name] : undefined;
   return known ?? { description: `Run ${name}.`, parameters: { type: "object" } };
+}
+
+/** The probe in progress, told when a stand-in's body is reached; null between probes. */
+export const bodyWatch = { current: null };
+
+const standIns = new WeakSet();
+
+/** A stand-in definition for `name`, DSH's shape when DSH has such a tool. */
+export function standIn(name) {
+  const definition = {
+    name,
+    ...builtinTool(name),
+    output: { schema: {}, render: () => [] },
+    execute: async (args) => {
+      bodyWatch.current?.(args);
+      return null;
+    },
+  };
+  standIns.add(definition);
+  return definition;
+}
+
+/** Whether `definition` is one of modlearn's stand-ins rather than a plugin's tool. */
+export function isStandIn(definition) {
+  return definition !== undefined && standIns.has(definition);
+}
+
+/** Registers DSH's built-in tools on a fresh root's `tools` service. */
+export function registerBuiltins(tools) {
+  for (const name of Object.keys(BUILTINS)) tools.register(standIn(name));
 }

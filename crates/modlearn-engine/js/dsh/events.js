@@ -7,7 +7,7 @@
 
 import { loadedCandidate } from "./session.js";
 import { contentText, messageText } from "../content.js";
-import { builtinTool } from "./builtins.js";
+import { bodyWatch, standIn } from "./builtins.js";
 
 /** What the innermost `tools/execute` listener answers instead of running the body. */
 const NOT_RUN = Object.freeze({ isError: false, value: null, content: [] });
@@ -64,22 +64,18 @@ async function preflight(runtime, event) {
   const disposers = [];
   const seen = { decision: null, reached: false, bodyRan: false, args: undefined };
   try {
-    // A tool the plugin gates but does not own (`bash`): a stand-in, for this call only.
-    // A plugin may run it from its own `tools/execute` listener instead of `next()`:
-    // then the call went ahead, whatever result the listener makes up.
-    if (tools.get(event.toolName) === undefined) {
-      disposers.push(tools.register({
-        name: event.toolName, ...builtinTool(event.toolName),
-        output: { schema: {}, render: () => [] },
-        execute: async (args) => {
-          seen.bodyRan = true;
-          seen.args = dataOf(args);
-          return null;
-        },
-      }));
-    }
-    disposers.push(root.on("tools/pre-execute", async (exec, next) => (seen.decision = plainDecision(await next())), { prepend: true }));
-    disposers.push(root.on("tools/execute", async (exec) => {
+    // The body of a tool is a stand-in (DSH's built-ins are registered before any plugin; a
+    // tool nobody registered gets one for this call). A plugin may run it from its own
+    // `tools/execute` listener instead of `next()`: then the call went ahead, whatever
+    // result the listener makes up.
+    if (tools.get(event.toolName) === undefined) disposers.push(tools.register(standIn(event.toolName)));
+    bodyWatch.current = (args) => {
+      seen.bodyRan = true;
+      seen.args = dataOf(args);
+    };
+    disposers.push(() => (bodyWatch.current = null));
+    disposers.push(probeListener(root, "tools/pre-execute", async (exec, next) => (seen.decision = plainDecision(await next())), true));
+    disposers.push(probeListener(root, "tools/execute", async (exec) => {
       seen.reached = true;
       seen.args = dataOf(exec.arguments);
       return NOT_RUN;
@@ -89,6 +85,24 @@ async function preflight(runtime, event) {
   } finally {
     for (const dispose of disposers.reverse()) dispose();
   }
+}
+
+/**
+ * A listener of the probe's own, put straight into the root's hook list:
+ * `ctx.on` would announce it on `internal/listener`, where a plugin could see
+ * the judge arrive or hand back a disposer that drops it. Outermost with
+ * `prepend`, as Cordis places prepended listeners.
+ */
+function probeListener(root, name, callback, prepend = false) {
+  const table = root.events._hooks;
+  const hooks = (table[name] ??= []);
+  const hook = { ctx: root, callback };
+  if (prepend) hooks.unshift(hook);
+  else hooks.push(hook);
+  return () => {
+    const index = hooks.indexOf(hook);
+    if (index >= 0) hooks.splice(index, 1);
+  };
 }
 
 const ROUTES = {

@@ -6,6 +6,7 @@
 import { listenedEvents, loadedCandidate } from "./session.js";
 import { contentText } from "../content.js";
 import { dialectCommand, dialectTool } from "../registry.js";
+import { isStandIn } from "./builtins.js";
 
 
 function coreTool(tools, schema, owner) {
@@ -55,7 +56,9 @@ export function syncRegistry(host) {
   if (!candidate) return;
   const { owner, fiber } = candidate;
   const tools = runtime.root.get("tools");
-  for (const schema of tools.schemas()) registry.tools.set(schema.name, coreTool(tools, schema, owner));
+  for (const schema of tools.schemas()) {
+    if (!isStandIn(tools.get(schema.name))) registry.tools.set(schema.name, coreTool(tools, schema, owner));
+  }
   const commands = runtime.root.get("commands");
   for (const descriptor of commands.list(undefined)) registry.commands.set(descriptor.name, coreCommand(commands, descriptor, owner, runtime.agent));
   registry.hostEvents = listenedEvents(fiber);

@@ -4,6 +4,7 @@
 // the one evaluation agent whose inbox, steering and follow-ups the checks read.
 
 import { messageText } from "../content.js";
+import { registerBuiltins } from "./builtins.js";
 import { CommandRuntime, Context, FiberState, Service, SystemPrompt, TimerService, ToolRuntime } from "../vendor/dsh.js";
 
 export const EVAL_AGENT_ID = "mod-learning-eval-agent";
@@ -47,13 +48,54 @@ class EvalAgents extends Service {
   }
 }
 
+/** The root's services and event bus, and their prototypes: host objects a plugin can patch. */
+function hostObjects(root) {
+  const objects = [["events", root.events], ["registry", root.registry]];
+  for (const name of ["tools", "systemPrompt", "commands", "timer", "agents"]) objects.push([name, root.get(name)]);
+  const all = [];
+  for (const [name, object] of objects) {
+    let level = object;
+    for (let depth = 0; level && level !== Object.prototype && depth < 4; depth++, level = Object.getPrototypeOf(level)) {
+      all.push([depth === 0 ? name : `${name}${".__proto__".repeat(depth)}`, level]);
+    }
+  }
+  return all;
+}
+
+/** The functions on `object`, by key (getters are not read). */
+function methodsOf(object) {
+  const methods = new Map();
+  for (const key of Reflect.ownKeys(object)) {
+    const descriptor = Object.getOwnPropertyDescriptor(object, key);
+    if (descriptor && typeof descriptor.value === "function") methods.set(key, descriptor.value);
+  }
+  return methods;
+}
+
+/**
+ * Methods of host objects that are not what they were when the root started:
+ * a plugin's patch, which nothing undoes when it unloads.
+ */
+export function patchedMethods(root, baseline) {
+  const patched = [];
+  for (const [name, object] of hostObjects(root)) {
+    // By name: a service read through the root can be a fresh tracking proxy on every read.
+    const before = baseline.get(name);
+    if (!before) continue;
+    for (const [key, value] of methodsOf(object)) {
+      if (before.get(key) !== value) patched.push(`${name}.${typeof key === "symbol" ? key.toString() : key}`);
+    }
+  }
+  return patched;
+}
+
 /** The listeners on the root and the fibers under it, now: what a plugin added later is its own. */
 export function rootEffects(root) {
   const hooks = [];
   for (const [name, list] of Object.entries(root.events._hooks)) for (const hook of list ?? []) hooks.push({ name, hook });
   const fibers = [];
   for (const runtime of root.registry.values()) for (const fiber of runtime.fibers) fibers.push({ name: String(runtime.name ?? ""), fiber });
-  return { hooks, fibers };
+  return { hooks, fibers, methods: new Map(hostObjects(root).map(([name, object]) => [name, methodsOf(object)])) };
 }
 
 /** Starts the root and its services; resolves once every service is active. */
@@ -63,5 +105,6 @@ export async function startRuntime() {
   for (const fiber of services) await fiber;
   const stuck = services.filter((fiber) => fiber.state !== FiberState.ACTIVE);
   if (stuck.length > 0) throw new Error(`DSH services did not start: ${stuck.map((fiber) => fiber.runtime?.name).join(", ")}`);
+  registerBuiltins(root.get("tools"));
   return { root, agent: root.get("agents").agent, baseline: rootEffects(root) };
 }

@@ -5,7 +5,7 @@
 // never satisfied stays PENDING without an error, as in DSH.
 
 import { FiberState, Service } from "../vendor/dsh.js";
-import { rootEffects, startRuntime } from "./runtime.js";
+import { patchedMethods, rootEffects, startRuntime } from "./runtime.js";
 
 const STATE_NAMES = Object.fromEntries(Object.entries(FiberState).filter(([, value]) => typeof value === "number").map(([name, value]) => [value, name]));
 
@@ -91,7 +91,8 @@ export function listenedEvents(fiber) {
 /**
  * What a plugin left on the root once it is gone: listeners registered with
  * `ctx.root.on` and plugins started with `ctx.root.plugin` belong to the root,
- * so Cordis sweeps neither when the plugin unloads. Each is reported as the
+ * so Cordis sweeps neither when the plugin unloads; nor does anything undo a
+ * method it replaced on a host service or the event bus. Each is reported as the
  * subscription of the last DSH candidate loaded. No mod code runs.
  */
 export function strandedEffects(host) {
@@ -99,11 +100,13 @@ export function strandedEffects(host) {
   const { root, baseline } = host.dsh;
   const known = new Set([...baseline.hooks.map((entry) => entry.hook), ...baseline.fibers.map((entry) => entry.fiber)]);
   const live = new Set(host.dshFibers.values());
+  const active = [...live].some((fiber) => fiber.state === FiberState.ACTIVE);
   const owner = host.dshLastOwner;
   const now = rootEffects(root);
   const stranded = [
     ...now.hooks.filter(({ hook }) => !known.has(hook) && (hook.ctx?.fiber === root.fiber || !live.has(hook.ctx?.fiber))).map(({ name }) => name),
     ...now.fibers.filter(({ fiber }) => !known.has(fiber) && !live.has(fiber) && fiber.state !== FiberState.DISPOSED).map(({ name }) => `plugin:${name}`),
+    ...(!active ? patchedMethods(root, baseline.methods).map((method) => `patched:${method}`) : []),
   ];
   return stranded.map((channel) => ({ mod: owner.id, generation: owner.generation, channel }));
 }

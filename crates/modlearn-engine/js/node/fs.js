@@ -35,6 +35,10 @@ function pathArg(path, name = "path") {
   if (typeof path === "string") return path;
   if (path instanceof URL) {
     if (path.protocol !== "file:") throw Object.assign(new TypeError("The URL must be of scheme file"), { code: "ERR_INVALID_URL_SCHEME" });
+    // Bun's (and Node's) fileURLToPath on Linux: no host but localhost, no encoded slash.
+    const invalid = (code) => Object.assign(new TypeError('URL must be a non-empty "file:" path'), { code });
+    if (path.hostname !== "" && path.hostname !== "localhost") throw invalid("ERR_INVALID_FILE_URL_HOST");
+    if (/%2f/i.test(path.pathname)) throw invalid("ERR_INVALID_FILE_URL_PATH");
     return decodeURIComponent(path.pathname);
   }
   if (ArrayBuffer.isView(path)) return Buffer.from(path.buffer, path.byteOffset, path.byteLength).toString();

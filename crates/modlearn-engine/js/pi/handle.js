@@ -17,21 +17,26 @@ export const NOT_INITIALIZED = "Extension runtime not initialized. Action method
  * headless (Pi's print mode, `hasUI: false`) and dialogs answer as Pi's no-op
  * UI does (false or undefined). A scenario's `ui` rules make it Pi's RPC mode
  * (`hasUI: true`): the first matching rule answers a dialog, and one no rule
- * answers is dismissed, which Pi's RPC client reports as cancelled. Every
+ * answers (or whose answer is not among a select's options) is dismissed,
+ * which Pi's RPC client reports as cancelled. Every
  * dialog is recorded with its answer, so a report shows what was asked.
  */
 function sessionUi(host, owner) {
-  const ask = (kind, title, detail, unanswered) => {
+  // `offered`: the options of a select; a person can only pick one of those.
+  const ask = (kind, title, detail, unanswered, offered) => {
     const shown = String(title ?? "");
     const rule = world.dialogs?.find((r) => r.dialog === kind && (r.titleContains === undefined || shown.includes(r.titleContains)));
-    const answered = rule !== undefined && rule.answer !== null;
+    const answered = rule !== undefined && rule.answer !== null && (offered === undefined || offered.includes(rule.answer));
     const outcome = world.dialogs === null ? {} : answered ? { answer: rule.answer } : { dismissed: true };
     host.recordPrompt({ mod: owner.id, kind, title: shown, ...(detail === undefined ? {} : { detail: String(detail) }), ...outcome });
     return answered ? rule.answer : unanswered;
   };
   const noop = () => undefined;
   return {
-    select: async (title, options) => ask("select", title, Array.isArray(options) ? options.join(", ") : undefined, undefined),
+    select: async (title, options) => {
+      const offered = Array.isArray(options) ? options.map(String) : [];
+      return ask("select", title, offered.join(", "), undefined, offered);
+    },
     confirm: async (title, message) => ask("confirm", title, message, false),
     input: async (title, placeholder) => ask("input", title, placeholder, undefined),
     editor: async (title) => ask("editor", title, undefined, undefined),

@@ -31,9 +31,17 @@ pub(crate) fn judge(assertion: &AsksApproval, observation: &Observation) -> Judg
         return (false, decided, details);
     }
     let reason = approval.get("reason").and_then(Value::as_str).unwrap_or("");
-    // Asking is not enough: a refusal, or nobody to answer, must stop the call.
-    if approval.get("granted") == Some(&Value::Bool(false)) && after.get("result").is_none_or(Value::is_null) {
-        return (false, format!("asked ({reason}), but the call went ahead without a yes"), details);
+    // Asking is not enough: a refusal, or nobody to answer, must stop the call, and a yes must
+    // let it run.
+    let stopped = !after.get("result").is_none_or(Value::is_null);
+    match approval.get("granted") {
+        Some(Value::Bool(false)) if !stopped => {
+            return (false, format!("asked ({reason}), but the call went ahead without a yes"), details);
+        }
+        Some(Value::Bool(true)) if stopped => {
+            return (false, format!("asked ({reason}), but the call was stopped though the answer was yes"), details);
+        }
+        _ => {}
     }
     if let Some(failure) = Substrings::check(reason, assertion.reason_contains.as_ref(), None).failure("the approval's reason") {
         return (false, failure, details);
@@ -84,5 +92,9 @@ mod tests {
         assert_eq!(message, "asked (Allow sudo ls?), but the call went ahead without a yes");
         let granted = json!({"approval": {"asked": true, "reason": "Allow sudo ls?", "granted": true}});
         assert!(judge(&assertion(None), &emitted("tool_start", 1, json!({}), granted, Vec::new())).0);
+        let stopped = json!({"approval": {"asked": true, "reason": "Allow sudo ls?", "granted": true}, "result": {"status": "error", "output": "no"}});
+        let (passed, message, _) = judge(&assertion(None), &emitted("tool_start", 1, json!({}), stopped, Vec::new()));
+        assert!(!passed);
+        assert_eq!(message, "asked (Allow sudo ls?), but the call was stopped though the answer was yes");
     }
 }

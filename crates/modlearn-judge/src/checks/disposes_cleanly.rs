@@ -78,7 +78,10 @@ fn leaks(assertion: &DisposesCleanly, report: &DisposeReport, dialect: Dialect) 
 /// how the candidate avoids leaving one.
 pub(crate) fn subscription_words(dialect: Dialect) -> (&'static str, &'static str) {
     match dialect {
-        Dialect::Dsh => ("root listener", "register through the plugin's own ctx, not ctx.root, so Cordis removes it on unload"),
+        Dialect::Dsh => (
+            "root listener",
+            "register through the plugin's own ctx, not ctx.root, and undo any patch of a host object, so nothing outlives unload",
+        ),
         Dialect::Pi | Dialect::Letta => ("pi.events subscription", "session_shutdown must call the unsubscribe pi.events.on returned"),
     }
 }
