@@ -112,6 +112,15 @@ async function createHost(plugin) {
   await root.plugin(ToolRuntime, {})
   await root.plugin(CommandRuntime)
   await root.plugin(AgentRegistry)
+  // Every service read through a plugin context passes Cordis's internal/get waterfall; kept
+  // by fiber uid (a context's fiber can be a tracking proxy).
+  const reads = new Map()
+  root.on('internal/get', (ctx, name, _error, next) => {
+    const uid = ctx.fiber.uid
+    if (!reads.has(uid)) reads.set(uid, new Set())
+    reads.get(uid).add(String(name))
+    return next()
+  })
 
   // Observation layer (host fiber). Per call, runCall adds an OUTERMOST pre-execute
   // listener (prepend, registered last so it is first) that records the waterfall's final
@@ -131,24 +140,30 @@ async function createHost(plugin) {
   let loadError
   const fiber = root.plugin(plugin)
   try { await withTimeout(fiber, 5000, 'plugin load') } catch (e) { loadError = e }
+  const uid = fiber.uid
   // Give PENDING/LOADING transitions a chance to settle.
   for (let i = 0; i < 3; i++) await new Promise(r => setTimeout(r, 0))
-  return { root, fiber, loadError, calls, logs, hostCtx }
+  return { root, fiber, loadError, calls, logs, hostCtx, reads, uid }
 }
 
 let seq = 0
-async function runCall(h, toolName, args) {
+async function runCall(h, toolName, args, result) {
   const callId = `dsh-diff-${++seq}`
   const rec = { callId, toolName, args, stub: false }
   h.calls.set(callId, rec)
   let disposeStub
   if (!h.root.tools.get(toolName)) {
     rec.stub = true
-    // Stub stands in for a built-in the plugin gates but does not register (bash, write, ...).
+    // Stub stands in for a built-in the plugin gates but does not register (bash, write, ...);
+    // with `result`, it answers that text (or fails with it).
     disposeStub = h.root.tools.register({
       name: toolName, description: `dsh-diff stub for ${toolName}`, parameters: { type: 'object' },
-      output: { schema: {}, render: (_a, v) => [{ type: 'text', text: `stub ${toolName} ran: ${JSON.stringify(v)}` }] },
-      async execute(a) { rec.stubRanWith = JSON.parse(JSON.stringify(a)); return a },
+      output: { schema: {}, render: (_a, v) => [{ type: 'text', text: result ? String(v) : `stub ${toolName} ran: ${JSON.stringify(v)}` }] },
+      async execute(a) {
+        rec.stubRanWith = JSON.parse(JSON.stringify(a))
+        if (result?.fails) throw new Error(result.output)
+        return result ? result.output : a
+      },
     })
   }
   const offPre = h.hostCtx.on('tools/pre-execute', async (exec, next) => {
@@ -250,6 +265,30 @@ async function judge(h, a) {
       const t = checkText(text, a.contains, a.notContains)
       problems.push(...t.problems)
       return { passed: problems.length === 0, message: `${status}: ${j(text)}${rec.result.isError ? '' : ` value=${j(rec.result.value)}`}${problems.length ? '; ' + problems.join('; ') : ''}` }
+    }
+    case 'post_execute_decides': {
+      // The tool's own result is the one the spec names; its render hands the model that text.
+      const rec = await runCall(h, a.toolName, a.args, { output: a.output, fails: a.status === 'error' })
+      if (rec.timeout) return { passed: false, message: rec.timeout }
+      const seen = textOf(rec.result)
+      const original = a.status === 'error' ? `Error: ${a.output}` : a.output
+      const decision = rec.result.isError && a.status !== 'error' ? 'block' : seen !== original ? 'replace' : 'accept'
+      const contexts = (rec.result.additionalContexts ?? []).map((m) => (m.content ?? []).map((b) => b.text ?? '').join('')).join('\n')
+      const problems = []
+      if (decision !== a.decision) problems.push(`decision ${decision}, expected ${a.decision}`)
+      problems.push(...checkText(seen, a.contains, a.notContains).problems)
+      const c = checkText(contexts, a.contextContains, undefined)
+      if (!c.ok) problems.push(`context ${c.problems.join('; ')}`)
+      return { passed: problems.length === 0, message: `${decision}: ${j(seen)}${contexts ? ` context ${j(contexts)}` : ''}${problems.length ? '; ' + problems.join('; ') : ''}` }
+    }
+    case 'declares_what_it_uses': {
+      // Cordis's own record: what the fiber injected against what its contexts read (internal/get).
+      const declared = Object.keys(h.fiber.inject ?? {})
+      const used = [...(h.reads.get(h.uid) ?? [])]
+      const undeclared = used.filter((n) => !declared.includes(n))
+      const unused = declared.filter((n) => !used.includes(n))
+      const ok = h.fiber.state === 2 && undeclared.length === 0 && unused.length === 0
+      return { passed: ok, message: `declared ${j(declared)}, read ${j(used)}` }
     }
     default:
       return { passed: null, message: 'not compared' }

@@ -6,7 +6,8 @@
 
 use crate::host_diff::{Driver, compare};
 
-const PAIRS: &[(&str, &str)] = &[("specs/dsh-repo-gate.json", "candidates/dsh-repo-gate")];
+const PAIRS: &[(&str, &str)] =
+    &[("specs/dsh-repo-gate.json", "candidates/dsh-repo-gate"), ("specs/dsh-secret-guard.json", "candidates/dsh-secret-guard")];
 
 #[test]
 fn dsh_and_modlearn_give_the_same_verdict_on_every_check() {

@@ -93,6 +93,8 @@ class Host {
     /** The DSH candidate loaded last, whom what is left on the root is charged to. */
     this.dshLastOwner = null;
     this.dshFibers = new Map();
+    /** Each DSH candidate's fiber uid, by owner id (a disposed fiber forgets its own). */
+    this.dshUids = new Map();
     /** Fibers of earlier generations, disposed before the next plugin is plugged in. */
     this.dshStale = [];
     /** dsh/api.js, once a DSH plugin loaded. */
@@ -256,6 +258,7 @@ class Host {
     this.dshApi?.syncRegistry(this);
     const registry = this.registry;
     const pending = this.dshApi?.pendingPlugins(this) ?? [];
+    const services = this.dshApi?.serviceUse(this) ?? null;
     const ownerOf = (entry) => entry.owner.id;
     return {
       generation: registry.generation,
@@ -278,6 +281,7 @@ class Host {
       notifications: this.notifications,
       ...(this.piPrompts.length > 0 ? { prompts: this.piPrompts } : {}),
       ...(pending.length > 0 ? { pending } : {}),
+      ...(services ? { services } : {}),
       world: worldSnapshot(),
     };
   }

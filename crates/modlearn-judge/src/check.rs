@@ -28,6 +28,8 @@ pub fn probe(assertion: &Assertion) -> Probe {
         Assertion::RunsCommand(_) => checks::runs_command::probe(),
         Assertion::AsksApproval(a) => checks::tool_start_args::probe(&a.tool_name, &a.args, None),
         Assertion::NoPendingPlugin(_) => Probe::LoadSnapshot,
+        Assertion::PostExecuteDecides(a) => checks::post_execute_decides::probe(a),
+        Assertion::DeclaresWhatItUses(_) => Probe::EndSnapshot,
     }
 }
 
@@ -59,6 +61,8 @@ pub fn judge(index: usize, assertion: &Assertion, observation: &Observation, dia
             Assertion::WritesFile(a) => checks::writes_file::judge(a, observation),
             Assertion::RunsCommand(a) => checks::runs_command::judge(a, observation),
             Assertion::AsksApproval(a) => checks::asks_approval::judge(a, observation),
+            Assertion::PostExecuteDecides(a) => checks::post_execute_decides::judge(a, observation),
+            Assertion::DeclaresWhatItUses(_) => checks::declares_what_it_uses::judge(observation),
             Assertion::NoPendingPlugin(_) => checks::no_pending_plugin::judge(observation),
         },
     };

@@ -168,6 +168,21 @@ assertion_types! {
     /// plugin whose `inject` names a service nobody provides, and reports nothing). The message
     /// names the services that have no provider.
     NoPendingPlugin(NoPendingPlugin) = "no_pending_plugin",
+    /// A modlearn extension for the `pi` and `dsh` dialects. After `toolName` ran with `args` and
+    /// returned `{status, output}`, the post-execute decision is `decision`: `accept` (the result
+    /// goes to the model as the tool left it), `replace` (DSH's `accept` with new `content` or
+    /// `value`; a Pi `tool_result` handler's content patch) or `block` (DSH's `{kind: "block",
+    /// feedback}`, which turns the result into an error). The text the model then sees must
+    /// contain every `contains` and no `notContains` substring, and DSH's `additionalContexts`
+    /// every `contextContains`.
+    PostExecuteDecides(PostExecuteDecides) = "post_execute_decides",
+    /// A modlearn extension for the `dsh` dialect. Judged at the end of the scenario's
+    /// assertions: passes iff the plugin loaded and its `inject` names exactly the services it
+    /// read through its contexts (its own and those of plugins it started): nothing undeclared
+    /// (Cordis throws `cannot get property ... without inject`) and nothing declared but unused
+    /// (which only parks the plugin PENDING wherever that service is missing). Reads through
+    /// `ctx.get` or `ctx.root` are not counted.
+    DeclaresWhatItUses(DeclaresWhatItUses) = "declares_what_it_uses",
 }
 
 impl Assertion {
@@ -187,8 +202,10 @@ impl Assertion {
             | Self::IsolatedConversations(_)
             | Self::WritesFile(_)
             | Self::RunsCommand(_)
-            | Self::NoPendingPlugin(_) => None,
+            | Self::NoPendingPlugin(_)
+            | Self::DeclaresWhatItUses(_) => None,
             Self::AsksApproval(assertion) => Some(&assertion.tool_name),
+            Self::PostExecuteDecides(assertion) => Some(&assertion.tool_name),
             Self::ToolStartRewritesArgs(assertion) => Some(&assertion.tool_name),
             Self::ToolStartPreservesArgs(assertion) => Some(&assertion.tool_name),
             Self::ToolStartBlocks(assertion) => Some(&assertion.tool_name),
@@ -240,6 +257,62 @@ pub struct AsksApproval {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reason_contains: Option<StringOrList>,
 }
+
+/// What a post-execute step decides about a tool's result.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum PostExecuteDecision {
+    /// The result goes on unchanged.
+    Accept,
+    /// The result's content (or value) is replaced; its status stays.
+    Replace,
+    /// The result becomes an error carrying the decision's feedback.
+    Block,
+}
+
+impl PostExecuteDecision {
+    /// The name specs use.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            PostExecuteDecision::Accept => "accept",
+            PostExecuteDecision::Replace => "replace",
+            PostExecuteDecision::Block => "block",
+        }
+    }
+}
+
+/// Fields of [`Assertion::PostExecuteDecides`].
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+#[schemars(inline)]
+pub struct PostExecuteDecides {
+    /// The tool that ran, such as `bash`.
+    pub tool_name: String,
+    /// Its arguments.
+    pub args: Map<String, Value>,
+    /// Status of the tool's own result.
+    pub status: ToolStatus,
+    /// Output of the tool's own result.
+    pub output: String,
+    /// The decision expected.
+    pub decision: PostExecuteDecision,
+    /// Substrings the text the model sees must all contain.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub contains: Option<StringOrList>,
+    /// Substrings the text the model sees must not contain.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub not_contains: Option<StringOrList>,
+    /// Substrings the messages added for the next step (DSH's `additionalContexts`) must all
+    /// contain, together.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub context_contains: Option<StringOrList>,
+}
+
+/// Fields of [`Assertion::DeclaresWhatItUses`]: none.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+#[schemars(inline)]
+pub struct DeclaresWhatItUses {}
 
 /// Fields of [`Assertion::NoPendingPlugin`]: none.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
@@ -723,7 +796,7 @@ mod tests {
              `tool_registered`, `tool_run_returns`, `permission_decides`, `command_registered`, \
              `command_runs`, `disposes_cleanly`, `reload_idempotent`, `runs_under_profile`, \
              `deterministic`, `isolated_conversations`, `writes_file`, `runs_command`, `asks_approval`, \
-             `no_pending_plugin`"
+             `no_pending_plugin`, `post_execute_decides`, `declares_what_it_uses`"
         );
     }
 

@@ -255,7 +255,11 @@ impl Findings {
             Assertion::AsksApproval(assertion) => {
                 self.non_blank(&assertion.tool_name, path.key("toolName"));
             }
-            Assertion::NoPendingPlugin(_) => {}
+            Assertion::NoPendingPlugin(_) | Assertion::DeclaresWhatItUses(_) => {}
+            Assertion::PostExecuteDecides(assertion) => {
+                self.non_blank(&assertion.tool_name, path.key("toolName"));
+                self.check_not_contains(assertion.not_contains.as_ref(), path);
+            }
             Assertion::ToolStartBlocks(assertion) => {
                 self.non_blank(&assertion.tool_name, path.key("toolName"));
             }

@@ -3,7 +3,7 @@
 
 use modlearn_types::Dialect;
 
-use crate::assertion::Assertion;
+use crate::assertion::{Assertion, PostExecuteDecision};
 
 /// Why a spec of `dialect` (not Pi) cannot script dialogs.
 pub(super) fn no_dialogs(dialect: Dialect) -> String {
@@ -29,6 +29,10 @@ fn letta(assertion: &Assertion) -> Option<&'static str> {
             "a Letta mod asks through a permission overlay: judge it with `permission_decides` and `decision: \"ask\"`"
         }
         Assertion::NoPendingPlugin(_) => "only DSH parks a plugin PENDING; a Letta mod loads or fails",
+        Assertion::DeclaresWhatItUses(_) => "a Letta mod declares no services: its whole API is the `letta` handle",
+        Assertion::PostExecuteDecides(_) => {
+            "a Letta mod decides after a tool by returning a result from `tool_end`: judge it with `tool_end_rewrites_result`"
+        }
         _ => return None,
     })
 }
@@ -68,6 +72,13 @@ fn pi(assertion: &Assertion) -> Option<&'static str> {
             "Pi has no way to unregister a handler or a tool (session_shutdown is its only cleanup hook): drop `requireOwnCleanup`"
         }
         Assertion::NoPendingPlugin(_) => "only DSH parks a plugin PENDING; a Pi extension loads or fails",
+        Assertion::DeclaresWhatItUses(_) => "a Pi extension declares no services: its whole API is the `pi` object",
+        Assertion::PostExecuteDecides(decides) if decides.decision == PostExecuteDecision::Block => {
+            "Pi's `tool_result` handlers patch content but cannot turn a result into an error (Pi's session keeps the tool's `isError`): expect `replace`"
+        }
+        Assertion::PostExecuteDecides(decides) if decides.context_contains.is_some() => {
+            "Pi's `tool_result` adds no messages for the next step: drop `contextContains`"
+        }
         _ => return None,
     };
     Some(why)

@@ -28,7 +28,7 @@ pub use lifecycle::{
     PendingTimer, ProfileCapabilities, ProfileReport, Registrations, ReloadCycle, RepeatReport, Settled, SignalState, Subscription,
 };
 pub use probe::{Compared, LiveCompare, Observation, Probe};
-pub use registry::{ConsoleLine, Emission, RegisteredCommand, RegisteredTool, RegistrySnapshot};
+pub use registry::{ConsoleLine, Emission, RegisteredCommand, RegisteredTool, RegistrySnapshot, ServiceUse};
 pub use report::{Attempt, EvalUsage, Learning, Proposal, RunReport, Selected, SpecSummary, UsageTotals};
 pub use verdict::{CandidateVerdict, CheckResult, ScenarioVerdict};
 pub use world::{CommandEffect, Effect, EnvRead, FileEffect, FileWritten, NetworkAttempt, WorldState, WorldSummary, WrittenFile};

@@ -87,6 +87,9 @@ pub struct RegistrySnapshot {
     /// nobody provides).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub pending: Vec<Value>,
+    /// The services the loaded DSH plugin injects and those it read through its contexts.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub services: Option<ServiceUse>,
     /// What the mods did to the virtual world so far.
     #[serde(default)]
     pub world: crate::WorldState,
@@ -99,4 +102,14 @@ pub struct ConsoleLine {
     pub level: String,
     /// The formatted text.
     pub text: String,
+}
+
+/// A DSH plugin's services: what its `inject` declares and what it read through its own
+/// contexts (`ctx.tools`, and the contexts of plugins it started), so far.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ServiceUse {
+    /// Names in `inject`, in order.
+    pub declared: Vec<String>,
+    /// Names read, in first-read order.
+    pub used: Vec<String>,
 }

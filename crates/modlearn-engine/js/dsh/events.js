@@ -8,6 +8,7 @@
 import { loadedCandidate } from "./session.js";
 import { contentText, messageText } from "../content.js";
 import { bodyWatch, standIn } from "./builtins.js";
+import { hostListener } from "./runtime.js";
 
 /** What the innermost `tools/execute` listener answers instead of running the body. */
 const NOT_RUN = Object.freeze({ isError: false, value: null, content: [] });
@@ -74,8 +75,8 @@ async function preflight(runtime, event) {
       seen.args = dataOf(args);
     };
     disposers.push(() => (bodyWatch.current = null));
-    disposers.push(probeListener(root, "tools/pre-execute", async (exec, next) => (seen.decision = plainDecision(await next())), true));
-    disposers.push(probeListener(root, "tools/execute", async (exec) => {
+    disposers.push(hostListener(root, "tools/pre-execute", async (exec, next) => (seen.decision = plainDecision(await next())), true));
+    disposers.push(hostListener(root, "tools/execute", async (exec) => {
       seen.reached = true;
       seen.args = dataOf(exec.arguments);
       return NOT_RUN;
@@ -85,24 +86,6 @@ async function preflight(runtime, event) {
   } finally {
     for (const dispose of disposers.reverse()) dispose();
   }
-}
-
-/**
- * A listener of the probe's own, put straight into the root's hook list:
- * `ctx.on` would announce it on `internal/listener`, where a plugin could see
- * the judge arrive or hand back a disposer that drops it. Outermost with
- * `prepend`, as Cordis places prepended listeners.
- */
-function probeListener(root, name, callback, prepend = false) {
-  const table = root.events._hooks;
-  const hooks = (table[name] ??= []);
-  const hook = { ctx: root, callback };
-  if (prepend) hooks.unshift(hook);
-  else hooks.push(hook);
-  return () => {
-    const index = hooks.indexOf(hook);
-    if (index >= 0) hooks.splice(index, 1);
-  };
 }
 
 const ROUTES = {
@@ -127,14 +110,27 @@ const ROUTES = {
       content: Object.freeze([original]),
     });
     const exec = Object.freeze({ callId: event.toolCallId, name: event.toolName, arguments: Object.freeze(deepCopy(event.args) ?? {}) });
-    const decision = await root.waterfall("tools/post-execute", exec, result, async () => ({ kind: "accept" }));
-    if (!decision || typeof decision !== "object") return;
-    if (decision.kind === "block") {
-      event.result = { status: "error", output: contentText(decision.feedback) };
-    } else if (decision.kind === "accept" && Array.isArray(decision.content)) {
-      event.result = { status: "success", output: contentText(decision.content) };
-    } else if (decision.kind === "accept" && decision.value !== undefined) {
-      event.result = { status: "success", output: JSON.stringify(decision.value) };
+    const returned = await root.waterfall("tools/post-execute", exec, result, async () => ({ kind: "accept" }));
+    if (!returned || typeof returned !== "object") return;
+    // Each field read once, as DSH's postExecute reads them.
+    const { kind, content, value, feedback, additionalContexts } = returned;
+    const contexts = Array.isArray(additionalContexts) ? additionalContexts.map(messageText) : [];
+    if (kind === "block") {
+      const text = contentText(feedback);
+      event.result = { status: "error", output: text || "tool result blocked by post-execute policy" };
+      event.postExecute = { decision: "block", contexts };
+    } else if (kind === "accept" && Array.isArray(content) && value !== undefined) {
+      throw new TypeError("tools/post-execute accept decision cannot replace both value and content");
+    } else if (kind === "accept" && Array.isArray(content)) {
+      event.result = { status: event.status === "error" ? "error" : "success", output: contentText(content) };
+      event.postExecute = { decision: "replace", contexts };
+    } else if (kind === "accept" && value !== undefined) {
+      if (event.status === "error") throw new TypeError("tools/post-execute cannot replace the value of a failed result");
+      event.result = { status: "success", output: JSON.stringify(value) };
+      event.postExecute = { decision: "replace", contexts };
+    } else {
+      // DSH checks no other kind: anything else accepts the result as it is.
+      event.postExecute = { decision: "accept", contexts };
     }
   },
 

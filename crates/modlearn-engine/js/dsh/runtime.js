@@ -48,6 +48,45 @@ class EvalAgents extends Service {
   }
 }
 
+/**
+ * A listener of the host's own, put straight into the root's hook list:
+ * `ctx.on` would announce it on `internal/listener`, where a plugin could see
+ * the judge arrive or hand back a disposer that drops it. Outermost with
+ * `prepend`, as Cordis places prepended listeners.
+ */
+export function hostListener(root, name, callback, prepend = false) {
+  const hooks = (root.events._hooks[name] ??= []);
+  const hook = { ctx: root, callback };
+  if (prepend) hooks.unshift(hook);
+  else hooks.push(hook);
+  return () => {
+    const index = hooks.indexOf(hook);
+    if (index >= 0) hooks.splice(index, 1);
+  };
+}
+
+/**
+ * Records which service each fiber reads through its contexts: Cordis asks
+ * the `internal/get` waterfall for every service read that is not a plain
+ * property of the context, declared or not.
+ */
+function watchServiceReads(root) {
+  // By fiber uid and its ancestors' (a fiber read through a context can be a tracking proxy,
+  // and a child plugin's reads are its parent's too); names in first-read order.
+  const reads = [];
+  hostListener(root, "internal/get", (ctx, name, _error, next) => {
+    const chain = [];
+    for (let fiber = ctx.fiber, depth = 0; fiber && fiber.uid !== 0 && depth < 32; depth++) {
+      chain.push(fiber.uid);
+      fiber = fiber.parent?.fiber;
+    }
+    const key = `${chain.join(">")}:${String(name)}`;
+    if (reads.length < 512 && !reads.some((read) => read.key === key)) reads.push({ key, chain, name: String(name) });
+    return next();
+  });
+  return reads;
+}
+
 /** The root's services and event bus, and their prototypes: host objects a plugin can patch. */
 function hostObjects(root) {
   const objects = [["events", root.events], ["registry", root.registry]];
@@ -106,5 +145,6 @@ export async function startRuntime() {
   const stuck = services.filter((fiber) => fiber.state !== FiberState.ACTIVE);
   if (stuck.length > 0) throw new Error(`DSH services did not start: ${stuck.map((fiber) => fiber.runtime?.name).join(", ")}`);
   registerBuiltins(root.get("tools"));
-  return { root, agent: root.get("agents").agent, baseline: rootEffects(root) };
+  const reads = watchServiceReads(root);
+  return { root, agent: root.get("agents").agent, baseline: rootEffects(root), reads };
 }

@@ -48,6 +48,8 @@ export async function activatePlugin(host, owner, namespace) {
   host.dshFibers.set(owner.id, fiber);
   host.dshLastOwner = owner;
   await fiber;
+  // A disposed fiber's uid is null: keep it for the service reads recorded under it.
+  host.dshUids.set(owner.id, fiber.uid);
   host.registry.disposers.push({ owner, disposer: () => fiber.dispose(), awaited: true });
   if (fiber.state !== FiberState.ACTIVE) return false;
   root.emit("agent/session-start", { agent, source: "startup" });
@@ -109,4 +111,23 @@ export function strandedEffects(host) {
     ...(!active ? patchedMethods(root, baseline.methods).map((method) => `patched:${method}`) : []),
   ];
   return stranded.map((channel) => ({ mod: owner.id, generation: owner.generation, channel }));
+}
+
+/**
+ * This generation's plugin's services: what its `inject` declares, and what
+ * it and the plugins it started read through their contexts. Null when no
+ * plugin loaded.
+ */
+export function serviceUse(host) {
+  // This generation's plugin, also once disposed (a lifecycle check may have unloaded it):
+  // what it read is recorded per fiber either way.
+  const [entry] = host.dshFibers;
+  const fiber = entry?.[1];
+  if (!fiber || !host.dsh || (fiber.state !== FiberState.ACTIVE && fiber.state !== FiberState.DISPOSED)) return null;
+  const uid = host.dshUids.get(entry[0]);
+  const used = [];
+  for (const read of host.dsh.reads) {
+    if (read.chain.includes(uid) && !used.includes(read.name)) used.push(read.name);
+  }
+  return { declared: Object.keys(fiber.inject ?? {}), used };
 }

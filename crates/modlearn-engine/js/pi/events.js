@@ -186,7 +186,10 @@ const ADAPTERS = {
       isError: patch.isError !== undefined ? patch.isError === true : current.isError,
     };
     state.current = next;
-    if (event.status !== "error") event.result = coreResult(next.content, false);
+    if (event.status !== "error" && patch.content !== undefined) {
+      event.result = coreResult(next.content, false);
+      event.postExecute = { decision: "replace", contexts: [] };
+    }
     return undefined;
   },
 

@@ -23,6 +23,7 @@ async function emit(core, handlers, event) {
 }
 
 const toolStart = (toolName, args) => ({ toolCallId: "call-1", toolName, args });
+const toolEnd = (toolName, status, output) => ({ ...toolStart(toolName, {}), status, output });
 
 test("the first tool_call block wins and later handlers do not run", async () => {
   const seen = [];
@@ -77,6 +78,15 @@ test("tool_result patches chain, keep what they leave out, and never set isError
     }],
   ], { ...toolStart("bash", {}), status: "success", output: "out" });
   assertEqual(event.result, { status: "success", output: "out [1]" });
+});
+
+test("a content patch marks the result replaced; a details-only patch changes nothing the model sees", async () => {
+  const replaced = await emit("tool_end", [["tool_result", () => ({ content: [{ type: "text", text: "[redacted]" }] })]], toolEnd("bash", "success", "KEY=1"));
+  assertEqual(replaced.event.postExecute, { decision: "replace", contexts: [] });
+  assertEqual(replaced.event.result, { status: "success", output: "[redacted]" });
+  const details = await emit("tool_end", [["tool_result", () => ({ details: { seen: true } })]], toolEnd("bash", "success", "KEY=1"));
+  assertEqual(details.event.postExecute, undefined);
+  assertEqual(details.event.result, undefined);
 });
 
 test("patches of a failed call are dropped, as Pi's session does", async () => {

@@ -4,6 +4,7 @@
 pub(crate) mod asks_approval;
 pub(crate) mod command_registered;
 pub(crate) mod command_runs;
+pub(crate) mod declares_what_it_uses;
 pub(crate) mod deterministic;
 pub(crate) mod disposes_cleanly;
 pub(crate) mod isolated_conversations;
@@ -11,6 +12,7 @@ pub(crate) mod lifecycle_steps;
 pub(crate) mod mod_loads;
 pub(crate) mod no_pending_plugin;
 pub(crate) mod permission_decides;
+pub(crate) mod post_execute_decides;
 pub(crate) mod reload_idempotent;
 pub(crate) mod runs_command;
 pub(crate) mod runs_under_profile;

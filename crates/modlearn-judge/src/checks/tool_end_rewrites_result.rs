@@ -1,24 +1,29 @@
 //! `tool_end_rewrites_result`: a tool_end handler replaces the tool's result.
 
-use modlearn_spec::ToolEndRewritesResult;
+use modlearn_spec::{ToolEndRewritesResult, ToolStatus};
 use modlearn_types::{Observation, Probe};
-use serde_json::{Value, json};
+use serde_json::{Map, Value, json};
 
 use crate::check::{Judged, handler_failure, missing_result, tool_result, unexpected};
 use crate::text::{Substrings, excerpt};
 use crate::{EVAL_AGENT_ID, EVAL_CONVERSATION_ID, EVAL_TOOL_CALL_ID};
 
 pub(crate) fn probe(assertion: &ToolEndRewritesResult) -> Probe {
+    tool_end_probe(&assertion.tool_name, &assertion.args, assertion.status, &assertion.output)
+}
+
+/// A `tool_end` event for `tool_name(args)` that returned `{status, output}`.
+pub(crate) fn tool_end_probe(tool_name: &str, args: &Map<String, Value>, status: ToolStatus, output: &str) -> Probe {
     Probe::Emit {
         event: "tool_end".to_owned(),
         payload: json!({
             "agentId": EVAL_AGENT_ID,
             "conversationId": EVAL_CONVERSATION_ID,
             "toolCallId": EVAL_TOOL_CALL_ID,
-            "toolName": assertion.tool_name,
-            "args": assertion.args,
-            "status": assertion.status.as_str(),
-            "output": assertion.output,
+            "toolName": tool_name,
+            "args": args,
+            "status": status.as_str(),
+            "output": output,
         }),
         compare: None,
     }
