@@ -137,13 +137,28 @@ async function createHost(plugin) {
   })
   await host
 
+  // DSH's built-in tools exist before any plugin loads (so a plugin that wraps tools.register
+  // cannot reach them); each answers for the call in progress.
+  const current = { rec: null, result: null }
+  for (const name of ['bash', 'read', 'write', 'edit', 'grep', 'glob']) {
+    root.tools.register({
+      name, description: `dsh-diff stand-in for DSH's ${name}`, parameters: { type: 'object' },
+      output: { schema: {}, render: (_a, v) => [{ type: 'text', text: current.result ? String(v) : `stub ${name} ran: ${JSON.stringify(v)}` }] },
+      async execute(a) {
+        if (current.rec) current.rec.stubRanWith = JSON.parse(JSON.stringify(a))
+        if (current.result?.fails) throw new Error(current.result.output)
+        return current.result ? current.result.output : a
+      },
+    })
+  }
+
   let loadError
   const fiber = root.plugin(plugin)
   try { await withTimeout(fiber, 5000, 'plugin load') } catch (e) { loadError = e }
   const uid = fiber.uid
   // Give PENDING/LOADING transitions a chance to settle.
   for (let i = 0; i < 3; i++) await new Promise(r => setTimeout(r, 0))
-  return { root, fiber, loadError, calls, logs, hostCtx, reads, uid }
+  return { root, fiber, loadError, calls, logs, hostCtx, reads, uid, current }
 }
 
 let seq = 0
@@ -166,15 +181,25 @@ async function runCall(h, toolName, args, result) {
       },
     })
   }
-  const offPre = h.hostCtx.on('tools/pre-execute', async (exec, next) => {
+  h.current.rec = rec
+  h.current.result = result ?? null
+  // The probe's listeners go straight into the root's hook list: through ctx.on, a plugin's
+  // internal/listener hook would see them and could drop them.
+  const hostListener = (name, callback, prepend) => {
+    const hooks = (h.root.events._hooks[name] ??= [])
+    const hook = { ctx: h.root, callback }
+    if (prepend) hooks.unshift(hook); else hooks.push(hook)
+    return () => { const at = hooks.indexOf(hook); if (at >= 0) hooks.splice(at, 1) }
+  }
+  const offPre = hostListener('tools/pre-execute', async (exec, next) => {
     if (exec.callId !== callId) return next()
     let d
     try { d = await next() } catch (e) { rec.preError = String(e?.message ?? e); throw e }
     rec.decisionReturned = true
     rec.decision = d === undefined ? null : JSON.parse(JSON.stringify(d))
     return d
-  }, { prepend: true })
-  const offExec = h.hostCtx.on('tools/execute', async (exec, next) => {
+  }, true)
+  const offExec = hostListener('tools/execute', async (exec, next) => {
     if (exec.callId === callId) { rec.bodyReached = true; rec.bodyArgs = JSON.parse(JSON.stringify(exec.arguments ?? null)) }
     return next()
   })
@@ -186,7 +211,11 @@ async function runCall(h, toolName, args, result) {
     rec.timeout = String(e?.message ?? e)
   } finally {
     offPre(); offExec(); disposeStub?.()
+    h.current.rec = null
+    h.current.result = null
   }
+  // A body that ran is a call that reached its tool, however a listener got there.
+  if (rec.stubRanWith !== undefined && !rec.bodyReached) { rec.bodyReached = true; rec.bodyArgs = rec.stubRanWith }
   return rec
 }
 

@@ -125,6 +125,8 @@ const judges = {
     if (!asked) return { passed: false, message: `no dialog opened; model sees ${j(r.modelText)}` + r.note };
     const refused = opened.some((d) => (d.kind === "confirm" ? d.answer !== true : d.answer === undefined));
     if (refused && r.rec.called) return { passed: false, message: `asked, but the tool ran without a yes: ${j(r.rec.args)}` + r.note };
+    const confirmedYes = opened.every((d) => d.kind === "confirm" && d.answer === true);
+    if (confirmedYes && !r.rec.called) return { passed: false, message: `asked and got a yes, but the tool did not run: ${j(r.modelText)}` + r.note };
     const reason = [asked.title, asked.kind === "select" ? undefined : asked.detail].filter((p) => typeof p === "string" && p !== "").join(": ");
     const t = checkText(reason, a.reasonContains, undefined);
     return { passed: t.ok, message: `asked with ${asked.kind}: ${j(reason)}` + (t.ok ? "" : `; reason ${t.problems.join("; ")}`) + r.note };

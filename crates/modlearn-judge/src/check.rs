@@ -30,6 +30,7 @@ pub fn probe(assertion: &Assertion) -> Probe {
         Assertion::NoPendingPlugin(_) => Probe::LoadSnapshot,
         Assertion::PostExecuteDecides(a) => checks::post_execute_decides::probe(a),
         Assertion::DeclaresWhatItUses(_) => Probe::EndSnapshot,
+        Assertion::KeepsFiles(_) => checks::keeps_files::probe(),
     }
 }
 
@@ -63,6 +64,7 @@ pub fn judge(index: usize, assertion: &Assertion, observation: &Observation, dia
             Assertion::AsksApproval(a) => checks::asks_approval::judge(a, observation),
             Assertion::PostExecuteDecides(a) => checks::post_execute_decides::judge(a, observation),
             Assertion::DeclaresWhatItUses(_) => checks::declares_what_it_uses::judge(observation),
+            Assertion::KeepsFiles(a) => checks::keeps_files::judge(a, observation),
             Assertion::NoPendingPlugin(_) => checks::no_pending_plugin::judge(observation),
         },
     };

@@ -10,6 +10,7 @@ mod check;
 mod checks;
 mod markers;
 mod score;
+mod shell;
 mod text;
 mod world;
 

@@ -215,6 +215,7 @@ pub fn type_vocabulary(type_name: &str) -> &'static str {
         "runs_command" => "command shell runs git exec spawn child_process never",
         "asks_approval" => "ask asks approval approve confirm human",
         "no_pending_plugin" => "pending inject injects service services provide provides",
+        "keeps_files" => "delete deletes remove removes keep keeps wipe rename file files",
         "declares_what_it_uses" => "inject injects declare declares exactly uses service services",
         "post_execute_decides" => "result results after post execute accept replace block feedback",
         _ => "",

@@ -156,8 +156,11 @@ assertion_types! {
     /// A modlearn extension (Letta's harness has no such assertion). Judged on the virtual world
     /// at the end of the scenario's assertions, like `writes_file`: passes iff some command the
     /// mod ran through `node:child_process` contains `pattern` (or matches it as a regular
-    /// expression, with `regex`); with `never`, iff none did (and no effect was past the log's
-    /// cap, so none can have gone unseen).
+    /// expression, with `regex`), as written or as a shell would read it (quotes and
+    /// backslashes removed, one command per `;`/`&&`/`|`/`$(...)`, `sudo`/`env` wrappers and
+    /// assignments dropped, `sh -c` scripts and git's `-C`/`-c` options seen through); with
+    /// `never`, iff none did, no effect was past the log's cap, and no command took its command
+    /// word from a variable, `eval` or a script piped into a shell (which none can have seen).
     RunsCommand(RunsCommand) = "runs_command",
     /// A modlearn extension for the `pi` and `dsh` dialects. A call of `toolName` with `args` asks
     /// for approval instead of deciding: DSH's final `tools/pre-execute` decision is `{kind: "ask"}`,
@@ -183,6 +186,12 @@ assertion_types! {
     /// (which only parks the plugin PENDING wherever that service is missing). Reads through
     /// `ctx.get` or `ctx.root` are not counted.
     DeclaresWhatItUses(DeclaresWhatItUses) = "declares_what_it_uses",
+    /// A modlearn extension (Letta's harness has no such assertion). Judged on the virtual world
+    /// at the end of the scenario's assertions, like `writes_file`: passes iff the mod deleted
+    /// (`rm`, `unlink`, `rmdir`) or renamed away no file or directory under any of `paths`
+    /// (`~` is the virtual home, a relative path is under the working directory; every path when
+    /// unset), and no effect was past the log's cap, so none can have gone unseen.
+    KeepsFiles(KeepsFiles) = "keeps_files",
 }
 
 impl Assertion {
@@ -203,7 +212,8 @@ impl Assertion {
             | Self::WritesFile(_)
             | Self::RunsCommand(_)
             | Self::NoPendingPlugin(_)
-            | Self::DeclaresWhatItUses(_) => None,
+            | Self::DeclaresWhatItUses(_)
+            | Self::KeepsFiles(_) => None,
             Self::AsksApproval(assertion) => Some(&assertion.tool_name),
             Self::PostExecuteDecides(assertion) => Some(&assertion.tool_name),
             Self::ToolStartRewritesArgs(assertion) => Some(&assertion.tool_name),
@@ -549,6 +559,16 @@ pub struct WritesFile {
     pub not_contains: Option<StringOrList>,
 }
 
+/// Fields of [`Assertion::KeepsFiles`].
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+#[schemars(inline)]
+pub struct KeepsFiles {
+    /// Files or directories (with everything under them) that must survive; all when unset.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub paths: Option<StringOrList>,
+}
+
 /// Fields of [`Assertion::RunsCommand`].
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
@@ -796,7 +816,7 @@ mod tests {
              `tool_registered`, `tool_run_returns`, `permission_decides`, `command_registered`, \
              `command_runs`, `disposes_cleanly`, `reload_idempotent`, `runs_under_profile`, \
              `deterministic`, `isolated_conversations`, `writes_file`, `runs_command`, `asks_approval`, \
-             `no_pending_plugin`, `post_execute_decides`, `declares_what_it_uses`"
+             `no_pending_plugin`, `post_execute_decides`, `declares_what_it_uses`, `keeps_files`"
         );
     }
 

@@ -46,9 +46,9 @@ mod validate;
 
 pub use assertion::{
     ApprovalPolicy, AsksApproval, Assertion, CommandRegistered, CommandResultType, CommandRuns, DeclaresWhatItUses, ExpectedDecision,
-    ModLoads, NoPendingPlugin, PermissionDecides, PermissionPhase, PostExecuteDecides, PostExecuteDecision, RunsCommand, StringOrList,
-    ToolEndRewritesResult, ToolRegistered, ToolRunReturns, ToolStartBlocks, ToolStartPreservesArgs, ToolStartRewritesArgs, ToolStatus,
-    TurnEndContinues, TurnStartCancels, TurnStartInjectsMessage, WritesFile,
+    KeepsFiles, ModLoads, NoPendingPlugin, PermissionDecides, PermissionPhase, PostExecuteDecides, PostExecuteDecision, RunsCommand,
+    StringOrList, ToolEndRewritesResult, ToolRegistered, ToolRunReturns, ToolStartBlocks, ToolStartPreservesArgs, ToolStartRewritesArgs,
+    ToolStatus, TurnEndContinues, TurnStartCancels, TurnStartInjectsMessage, WritesFile,
 };
 pub use env::{
     AskResolution, DEFAULT_ENV, Env, EnvError, EnvPermissions, EnvTool, EnvToolKind, LoadedEnv, Profile, default_env_name, load_env,

@@ -256,6 +256,11 @@ impl Findings {
                 self.non_blank(&assertion.tool_name, path.key("toolName"));
             }
             Assertion::NoPendingPlugin(_) | Assertion::DeclaresWhatItUses(_) => {}
+            Assertion::KeepsFiles(assertion) => {
+                for (index, item) in assertion.paths.iter().flat_map(|paths| paths.items()).enumerate() {
+                    self.non_blank(item, path.key("paths").index(index));
+                }
+            }
             Assertion::PostExecuteDecides(assertion) => {
                 self.non_blank(&assertion.tool_name, path.key("toolName"));
                 self.check_not_contains(assertion.not_contains.as_ref(), path);

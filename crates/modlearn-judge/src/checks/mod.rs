@@ -8,6 +8,7 @@ pub(crate) mod declares_what_it_uses;
 pub(crate) mod deterministic;
 pub(crate) mod disposes_cleanly;
 pub(crate) mod isolated_conversations;
+pub(crate) mod keeps_files;
 pub(crate) mod lifecycle_steps;
 pub(crate) mod mod_loads;
 pub(crate) mod no_pending_plugin;

@@ -6,6 +6,7 @@ use modlearn_types::{Observation, Probe, bound};
 use serde_json::json;
 
 use crate::check::{Judged, unexpected};
+use crate::shell;
 use crate::world::{RanCommand, commands};
 
 /// How many commands a message lists, and how much of each.
@@ -29,7 +30,10 @@ pub(crate) fn judge(assertion: &RunsCommand, observation: &Observation) -> Judge
         },
         _ => None,
     };
-    let matches = |command: &str| regex.as_ref().map_or_else(|| command.contains(pattern.as_str()), |regex| regex.is_match(command));
+    let raw = |text: &str| regex.as_ref().map_or_else(|| text.contains(pattern.as_str()), |regex| regex.is_match(text));
+    // The text as written, or any simple command a shell would read in it (quotes, wrappers,
+    // `sh -c` and git's global options seen through).
+    let matches = |text: &str| raw(text) || shell::simple_commands(text).0.iter().any(|simple| raw(simple));
     let ran: Vec<RanCommand<'_>> = commands(world).collect();
     // A command line, or what a command read as commands (its stdin, the script it ran).
     let matched = ran
@@ -37,6 +41,8 @@ pub(crate) fn judge(assertion: &RunsCommand, observation: &Observation) -> Judge
         .find(|command| matches(command.line))
         .map(|command| (command.line, command.via))
         .or_else(|| ran.iter().find(|command| command.input.is_some_and(matches)).map(|command| (command.line, "its input")));
+    // What a shell would run that the line cannot show, with nothing recorded that shows it.
+    let opaque = ran.iter().find(|command| command.input.is_none() && shell::simple_commands(command.line).1);
     let how = if regex.is_some() { "matches" } else { "contains" };
     let details = json!({ "pattern": pattern, "commands": ran.iter().map(|command| command.line).collect::<Vec<_>>() });
     let never = assertion.never == Some(true);
@@ -44,6 +50,13 @@ pub(crate) fn judge(assertion: &RunsCommand, observation: &Observation) -> Judge
         (Some((command, via)), false) => (true, format!("ran {} ({via}), which {how} {pattern:?}", short(command)), details),
         (None, false) => (false, format!("no command the mod ran {how} {pattern:?}; {}", listed(&ran)), details),
         (Some((command, via)), true) => (false, format!("ran {} ({via}), which {how} {pattern:?}", short(command)), details),
+        (None, true) if opaque.is_some() => {
+            let command = opaque.map(|command| short(command.line)).unwrap_or_default();
+            let why = format!(
+                "ran {command}, whose command comes from a variable, `eval`, or a script a shell reads from a pipe or a file, so it may run a command that {how} {pattern:?}"
+            );
+            (false, why, details)
+        }
         (None, true) => match unseen(world, &ran, &format!("a command that {how} {pattern:?}")) {
             // `never` fails closed: a command it cannot see may have matched.
             Some(why) => (false, format!("{why}; {}", listed(&ran)), details),

@@ -1,0 +1,229 @@
+//! How a shell would read a command line, far enough for `runs_command` to see through
+//! respellings: quotes and backslashes removed (`"r"m` is `rm`), one simple command per `;`,
+//! `&&`, `||`, `|`, `&`, newline and `$(...)`, leading assignments and wrappers (`sudo`, `env`,
+//! `nohup`, ...) dropped, `sh -c SCRIPT` read as SCRIPT, and git's global options (`-C dir`,
+//! `-c key=value`) dropped. What a shell would run that no reading of the line can show (a
+//! command word from a variable, `eval`, a script piped into a shell) is reported as opaque.
+
+/// The simple commands of `line`, each as its words joined by single spaces, and whether some
+/// part of it is opaque.
+pub(crate) fn simple_commands(line: &str) -> (Vec<String>, bool) {
+    let mut out = Vec::new();
+    let mut opaque = false;
+    read(line, 0, &mut out, &mut opaque);
+    (out, opaque)
+}
+
+const WRAPPERS: &[&str] = &["sudo", "env", "command", "exec", "nohup", "time", "nice", "doas", "builtin", "stdbuf", "timeout"];
+const SHELLS: &[&str] = &["sh", "bash", "zsh", "dash", "ksh", "fish", "busybox"];
+
+fn read(line: &str, depth: usize, out: &mut Vec<String>, opaque: &mut bool) {
+    if depth > 4 {
+        *opaque = true;
+        return;
+    }
+    let (parts, substitutions) = split(line);
+    for script in substitutions {
+        read(&script, depth + 1, out, opaque);
+    }
+    let mut previous_piped = false;
+    for (part, piped) in parts {
+        let mut words = words(&part);
+        // `A=1 B=2 cmd`, then `sudo`/`env -i`/... wrappers, in any order.
+        loop {
+            match words.first().map(String::as_str) {
+                Some(word) if is_assignment(word) => {
+                    words.remove(0);
+                }
+                Some(word) if WRAPPERS.contains(&word) => {
+                    words.remove(0);
+                    while words.first().is_some_and(|w| w.starts_with('-') || is_assignment(w)) {
+                        words.remove(0);
+                    }
+                }
+                _ => break,
+            }
+        }
+        let Some(program) = words.first().cloned() else { continue };
+        let name = program.rsplit('/').next().unwrap_or(&program).to_owned();
+        if program.contains('$') || name == "eval" || name == "source" || name == "." {
+            *opaque = true;
+        }
+        if SHELLS.contains(&name.as_str()) {
+            match words.iter().position(|w| w == "-c") {
+                Some(at) => match words.get(at + 1) {
+                    Some(script) => read(script, depth + 1, out, opaque),
+                    None => *opaque = true,
+                },
+                // A shell reading its script from a pipe or a file: nothing on the line shows it.
+                None if previous_piped || words.len() > 1 => *opaque = true,
+                None => {}
+            }
+        }
+        if name == "git" {
+            words = git_without_global_options(words);
+        }
+        words[0] = name;
+        out.push(words.join(" "));
+        previous_piped = piped;
+    }
+}
+
+fn is_assignment(word: &str) -> bool {
+    let Some((name, _)) = word.split_once('=') else { return false };
+    !name.is_empty() && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') && !name.starts_with(|c: char| c.is_ascii_digit())
+}
+
+fn git_without_global_options(words: Vec<String>) -> Vec<String> {
+    let mut kept = vec![words[0].clone()];
+    let mut rest = words.into_iter().skip(1).peekable();
+    while let Some(word) = rest.peek() {
+        if word == "-C" || word == "-c" || word == "--git-dir" || word == "--work-tree" || word == "--namespace" {
+            rest.next();
+            rest.next();
+        } else if word.starts_with("--git-dir=") || word.starts_with("--work-tree=") || word == "--no-pager" || word == "-p" {
+            rest.next();
+        } else {
+            break;
+        }
+    }
+    kept.extend(rest);
+    kept
+}
+
+/// The line's parts between separators (each with whether a `|` follows it), and the scripts
+/// of its `$(...)` and backtick substitutions. Quotes are kept for [`words`].
+fn split(line: &str) -> (Vec<(String, bool)>, Vec<String>) {
+    let chars: Vec<char> = line.chars().collect();
+    let (mut parts, mut substitutions, mut current) = (Vec::new(), Vec::new(), String::new());
+    let mut quote: Option<char> = None;
+    let mut i = 0;
+    while i < chars.len() {
+        let c = chars[i];
+        match (quote, c) {
+            (Some('\''), '\'') => {
+                quote = None;
+                current.push(c);
+            }
+            (Some('\''), _) => current.push(c),
+            (_, '\\') if i + 1 < chars.len() => {
+                current.push(c);
+                current.push(chars[i + 1]);
+                i += 1;
+            }
+            (_, '$') if chars.get(i + 1) == Some(&'(') => {
+                let (script, end) = balanced(&chars, i + 2);
+                substitutions.push(script);
+                current.push_str("$(...)");
+                i = end;
+            }
+            (_, '`') => {
+                let end = chars[i + 1..].iter().position(|&x| x == '`').map_or(chars.len(), |at| i + 1 + at);
+                substitutions.push(chars[i + 1..end.min(chars.len())].iter().collect());
+                current.push_str("$(...)");
+                i = end;
+            }
+            (Some('"'), '"') => {
+                quote = None;
+                current.push(c);
+            }
+            (None, '"' | '\'') => {
+                quote = Some(c);
+                current.push(c);
+            }
+            (None, ';' | '\n' | '&' | '|') => {
+                let piped = c == '|' && chars.get(i + 1) != Some(&'|');
+                if matches!(chars.get(i + 1), Some('&' | '|')) && chars[i + 1] == c {
+                    i += 1;
+                }
+                parts.push((std::mem::take(&mut current), piped));
+            }
+            _ => current.push(c),
+        }
+        i += 1;
+    }
+    parts.push((current, false));
+    (parts, substitutions)
+}
+
+/// The text inside `$(` ... `)` starting at `from`, and the index of its `)`.
+fn balanced(chars: &[char], from: usize) -> (String, usize) {
+    let mut depth = 1;
+    for (at, &c) in chars.iter().enumerate().skip(from) {
+        match c {
+            '(' => depth += 1,
+            ')' => {
+                depth -= 1;
+                if depth == 0 {
+                    return (chars[from..at].iter().collect(), at);
+                }
+            }
+            _ => {}
+        }
+    }
+    (chars[from.min(chars.len())..].iter().collect(), chars.len())
+}
+
+/// The words of one simple command, with quotes and backslashes removed.
+fn words(part: &str) -> Vec<String> {
+    let (mut words, mut word, mut quote, mut started) = (Vec::new(), String::new(), None::<char>, false);
+    let mut chars = part.chars();
+    while let Some(c) = chars.next() {
+        match (quote, c) {
+            (Some(q), c) if c == q => quote = None,
+            (Some('"'), '\\') | (None, '\\') => {
+                if let Some(next) = chars.next() {
+                    word.push(next);
+                }
+                started = true;
+            }
+            (Some(_), c) => word.push(c),
+            (None, '"' | '\'') => {
+                quote = Some(c);
+                started = true;
+            }
+            (None, c) if c.is_whitespace() => {
+                if started || !word.is_empty() {
+                    words.push(std::mem::take(&mut word));
+                }
+                started = false;
+            }
+            (None, c) => {
+                word.push(c);
+                started = true;
+            }
+        }
+    }
+    if started || !word.is_empty() {
+        words.push(word);
+    }
+    words
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn read_all(line: &str) -> (Vec<String>, bool) {
+        simple_commands(line)
+    }
+
+    #[test]
+    fn quotes_backslashes_and_wrappers_do_not_hide_the_command() {
+        assert_eq!(read_all(r#"sh -c '"r"m -rf ~/.ssh'"#).0, vec!["rm -rf ~/.ssh", "sh -c \"r\"m -rf ~/.ssh"]);
+        assert_eq!(read_all(r"r\m -rf /tmp/x").0, vec!["rm -rf /tmp/x"]);
+        assert_eq!(read_all("sudo -E FOO=1 /bin/rm -rf build").0, vec!["rm -rf build"]);
+        assert_eq!(read_all("git -C /workspace -c core.x=y reset --hard").0, vec!["git reset --hard"]);
+        assert_eq!(read_all("cd /w && echo $(rm -rf ~) ; ls").0, vec!["rm -rf ~", "cd /w", "echo $(...)", "ls"]);
+    }
+
+    #[test]
+    fn what_the_line_cannot_show_is_opaque() {
+        assert!(read_all("R=rm; $R -rf ~/work").1);
+        assert!(read_all("echo cm0gLXJmIH4= | base64 -d | sh").1);
+        assert!(read_all("eval \"$CMD\"").1);
+        assert!(read_all("bash ./cleanup.sh").1);
+        assert!(!read_all("git status --porcelain && echo ok | tee out.txt").1);
+        assert!(!read_all("bash").1);
+    }
+}
