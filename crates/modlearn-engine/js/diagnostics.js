@@ -126,3 +126,12 @@ function cleanStack(stack) {
   const lines = stack.split("\n").filter((line) => line.trim() !== "" && !line.includes("modlearn-host:"));
   return lines.length ? lines.join("\n") : undefined;
 }
+
+/**
+ * What a Pi or DSH loader adds to its "no plugin here" error when the module
+ * is a Letta mod: which dialect the spec asked for, and `fix`, what to export.
+ */
+export function lettaModHint(namespace, dialect, fix = "") {
+  if (typeof namespace.activate !== "function") return "";
+  return ` (it exports activate(letta): a Letta mod; this spec's dialect is "${dialect}"${fix === "" ? "" : `, so ${fix}`})`;
+}

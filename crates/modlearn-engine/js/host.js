@@ -178,8 +178,10 @@ class Host {
     if (seed !== undefined) seedRandom(seed);
     if (reservedToolNames !== undefined) this.reservedToolNames = new Set(reservedToolNames);
     if (builtinCommandIds !== undefined) this.builtinCommandIds = new Set(builtinCommandIds);
-    // The world's working directory and agent id follow ctx, as Letta's do.
-    this.worldSeed = { ...(world ?? {}), cwd: this.baseContext.cwd, agentId: this.baseContext.agent?.id };
+    // The world's working directory and agent id follow ctx, as Letta's do; only Letta's
+    // process carries a Letta agent id.
+    const agentId = this.dialect === "letta" ? this.baseContext.agent?.id : null;
+    this.worldSeed = { ...(world ?? {}), cwd: this.baseContext.cwd, agentId };
     seedWorld(this.worldSeed);
     return { profile: this.profile, capabilities: cloneCapabilities(this.capabilities) };
   }

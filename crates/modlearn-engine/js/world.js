@@ -127,8 +127,8 @@ export function seedWorld(seed = {}) {
     LANG: "en_US.UTF-8",
     TERM: "xterm-256color",
     TZ: "UTC",
-    MEMORY_DIR: world.cwd,
-    LETTA_AGENT_ID: seed.agentId ?? "mod-learning-eval-agent",
+    // Letta's process sets these for its mods; Pi's and DSH's (`agentId: null`) do not.
+    ...(seed.agentId === null ? {} : { MEMORY_DIR: world.cwd, LETTA_AGENT_ID: seed.agentId ?? "mod-learning-eval-agent" }),
     ...(seed.env ?? {}),
   };
   world.commands = (seed.commands ?? []).map((command) => ({

@@ -56,7 +56,7 @@ pub struct Env {
     #[serde(default)]
     pub tools: Vec<EnvTool>,
     /// `process.env` of mods, over modlearn's defaults (`HOME`, `USER`, `PATH`, `MEMORY_DIR`,
-    /// `LETTA_AGENT_ID`, ...). The host's own environment never reaches a mod.
+    /// `LETTA_AGENT_ID` for Letta only, ...). The host's own environment never reaches a mod.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub process_env: BTreeMap<String, String>,
 }

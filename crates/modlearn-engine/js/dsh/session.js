@@ -6,6 +6,7 @@
 
 import { FiberState, Service } from "../vendor/dsh.js";
 import { patchedMethods, rootEffects, startRuntime } from "./runtime.js";
+import { lettaModHint } from "../diagnostics.js";
 
 const STATE_NAMES = Object.fromEntries(Object.entries(FiberState).filter(([, value]) => typeof value === "number").map(([name, value]) => [value, name]));
 
@@ -24,7 +25,7 @@ export function pluginOf(namespace, path) {
   }
   const service = Object.values(namespace).find((value) => typeof value === "function" && value.prototype instanceof Service);
   if (service) return service;
-  const letta = typeof namespace.activate === "function" ? ' (it exports activate(letta): a Letta mod; this spec\'s dialect is "dsh")' : "";
+  const letta = lettaModHint(namespace, "dsh");
   throw new Error(`Plugin module exports no plugin (a default function or object with apply, an apply export, or a Service class): ${path}${letta}`);
 }
 

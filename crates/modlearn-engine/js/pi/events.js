@@ -6,6 +6,7 @@
 
 import { clock } from "../platform.js";
 import { contentText } from "../content.js";
+import { structuredCloneValue } from "../clone.js";
 
 /** The system prompt `before_agent_start` handlers start from (and `ctx.getSystemPrompt()` reads). */
 export const BASE_SYSTEM_PROMPT = "You are a coding agent.";
@@ -23,6 +24,7 @@ export const PI_ROUTES = Object.freeze({
   before_agent_start: { core: "turn_start", stage: 1 },
   agent_start: { core: "turn_start", stage: 2 },
   turn_start: { core: "turn_start", stage: 3 },
+  context: { core: "turn_start", stage: 4 },
   tool_execution_start: { core: "tool_start", stage: 0 },
   tool_call: { core: "tool_start", stage: 1 },
   tool_result: { core: "tool_end", stage: 0 },
@@ -126,6 +128,27 @@ const ADAPTERS = {
 
   async turn_start(handler, _event, ctx, state) {
     if (!state.handled) await handler({ type: "turn_start", turnIndex: 0, timestamp: clock.now }, ctx);
+    return undefined;
+  },
+
+  // Before the model is called: each handler gets a copy of the messages so far and may answer
+  // `{ messages }`, which the next handler and the model get instead. The system prompt is not
+  // a message here, so the turn's system items stay after the messages.
+  async context(handler, event, ctx, state) {
+    if (state.handled || !Array.isArray(event.input)) return undefined;
+    state.context ??= event.input
+      .filter((item) => item && item.role !== "system")
+      .map((item) => ({ role: item.role === "assistant" ? "assistant" : "user", content: [{ type: "text", text: contentText(item.content) }], timestamp: clock.now }));
+    const result = await handler({ type: "context", messages: structuredCloneValue(state.context) }, ctx);
+    if (!result || typeof result !== "object" || !Array.isArray(result.messages)) return undefined;
+    state.context = result.messages;
+    const systems = event.input.filter((item) => item && item.role === "system");
+    event.input.length = 0;
+    for (const message of result.messages) {
+      if (!message || typeof message !== "object") continue;
+      event.input.push({ type: "message", role: message.role === "assistant" ? "assistant" : "user", content: contentText(message.content) });
+    }
+    event.input.push(...systems);
     return undefined;
   },
 

@@ -62,7 +62,8 @@ const emptySession = Object.freeze({
   getLeafEntry: () => undefined,
   getHeader: () => undefined,
   getSessionFile: () => undefined,
-  getSessionId: () => "mod-learning-eval-session",
+  // Pi's session ids are UUIDs; a fixed one keeps verdicts deterministic.
+  getSessionId: () => "01937a5e-4c2b-7d8e-9f10-2a3b4c5d6e7f",
   getSessionName: () => undefined,
   getCwd: () => "/workspace",
 });

@@ -5,15 +5,14 @@
 // a load generation, so a subscription an extension never undoes outlives it.
 
 import { createPiHandle, piContext } from "./handle.js";
+import { lettaModHint } from "../diagnostics.js";
 
 /**
  * Pi's error for a module whose default export is not a factory, and, for a
  * Letta mod, which dialect it is written for.
  */
 export function notAFactory(path, namespace) {
-  const letta = typeof namespace.activate === "function"
-    ? ' (it exports activate(letta): a Letta mod; this spec\'s dialect is "pi", so export default function (pi) { ... })'
-    : "";
+  const letta = lettaModHint(namespace, "pi", "export default function (pi) { ... }");
   return new Error(`Extension does not export a valid factory function: ${path}${letta}`);
 }
 

@@ -209,3 +209,16 @@ test("scripted: the first matching rule answers, every time; the rest are dismis
     ["editor", undefined, true],
   ]);
 });
+
+test("context handlers chain over the turn's messages and keep the system items last", async () => {
+  const input = [{ type: "message", role: "user", content: "Plan the release." }];
+  const { event } = await emit("turn_start", [
+    ["before_agent_start", (e) => ({ systemPrompt: `${e.systemPrompt} Use the todo tool.` })],
+    ["context", (e) => ({ messages: [...e.messages, { role: "user", content: [{ type: "text", text: "Reminder: tests first." }] }] })],
+    ["context", (e) => ({ messages: e.messages.filter((m) => !m.content[0].text.startsWith("Plan")) })],
+  ], { input });
+  assertEqual(event.input, [
+    { type: "message", role: "user", content: "Reminder: tests first." },
+    { type: "message", role: "system", content: "Use the todo tool." },
+  ]);
+});
