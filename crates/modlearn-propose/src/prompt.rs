@@ -339,6 +339,15 @@ fn evaluation_summary(scenarios: &[ResolvedScenario]) -> String {
         for (i, assertion) in scenario.assertions.iter().enumerate() {
             let _ = writeln!(out, "  - {}: {}", assertion.label(i), describe(assertion));
         }
+        if let Some(rules) = &scenario.ui {
+            // What the person at the keyboard answers: an extension that asks must read it.
+            let answers: Vec<String> = rules.iter().map(|rule| serde_json::to_string(rule).unwrap_or_default()).collect();
+            let rules = if answers.is_empty() { "none".to_owned() } else { answers.join(", ") };
+            let _ = writeln!(
+                out,
+                "  - someone is at the keyboard (`ctx.hasUI` is true) and answers dialogs by these rules (a dialog no rule answers is dismissed): {rules}"
+            );
+        }
         if let Some(prompt) = scenario.prompt_to_run() {
             let _ = writeln!(out, "  - a model-driven session with the prompt: {}", one_line(prompt));
         }
@@ -346,7 +355,8 @@ fn evaluation_summary(scenarios: &[ResolvedScenario]) -> String {
             // The steps the simulated headless session plays, in the spec's own words.
             let steps: Vec<String> = script.iter().map(|step| serde_json::to_string(step).unwrap_or_default()).collect();
             let env = scenario.env_name().unwrap_or_default();
-            let _ = writeln!(out, "  - a scripted headless session in env `{env}` plays: {}", steps.join(", "));
+            let kind = if scenario.ui.is_some() { "scripted" } else { "scripted headless" };
+            let _ = writeln!(out, "  - a {kind} session in env `{env}` plays: {}", steps.join(", "));
         }
         for marker in &scenario.required_result_markers {
             let _ = writeln!(out, "  - the final answer must contain {marker:?}");
@@ -475,4 +485,32 @@ fn render_evidence(evidence: &Evidence<'_>) -> String {
         out.push('\n');
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn a_person_at_the_keyboard_is_shown_with_the_rules_and_headless_is_said() {
+        let spec: ModLearningSpec = serde_json::from_value(json!({
+            "name": "gate", "dialect": "pi", "objective": "Ask.", "requirements": ["Ask."],
+            "evaluation": { "scenarios": [
+                { "name": "asks", "ui": [{ "dialog": "confirm", "answer": true }],
+                  "assertions": [{ "type": "asks_approval", "toolName": "bash", "args": { "command": "sudo ls" } }] },
+                { "name": "dismissed", "ui": [], "assertions": [{ "type": "mod_loads" }] },
+                { "name": "headless", "assertions": [{ "type": "mod_loads" }] }
+            ] }
+        }))
+        .unwrap();
+        let summary = evaluation_summary(&modlearn_spec::resolve_scenarios(&spec));
+        assert!(
+            summary
+                .contains(r#"answers dialogs by these rules (a dialog no rule answers is dismissed): {"dialog":"confirm","answer":true}"#),
+            "{summary}"
+        );
+        assert!(summary.contains("dismissed): none"), "{summary}");
+        assert_eq!(summary.matches("someone is at the keyboard").count(), 2, "{summary}");
+    }
 }
