@@ -9,7 +9,7 @@
 // with `fail`, and the operation carries on with the next step.
 
 import { advanceClock, clock, consoleBuffer, hostAccess, hostAccessDenied, installSandbox, pendingTimers, seedRandom } from "./platform.js";
-import { makeDiagnostic } from "./diagnostics.js";
+import { boundText, makeDiagnostic } from "./diagnostics.js";
 import { profileNamed, cloneCapabilities } from "./capabilities.js";
 import { createRegistry, eventCounts } from "./registry.js";
 import { freshContext } from "./context.js";
@@ -130,7 +130,7 @@ class Host {
   /** Records a dialog a Pi extension opened; the first PROMPTS_LIMIT are kept, texts cut. */
   recordPrompt(prompt) {
     if (this.piPrompts.length >= PROMPTS_LIMIT) return;
-    const cut = (text) => (text.length <= PROMPT_TEXT_LIMIT ? text : `${text.slice(0, PROMPT_TEXT_LIMIT)}… [${text.length - PROMPT_TEXT_LIMIT} more characters cut]`);
+    const cut = (text) => boundText(text, PROMPT_TEXT_LIMIT);
     this.piPrompts.push({ ...prompt, title: cut(prompt.title), ...(prompt.detail === undefined ? {} : { detail: cut(prompt.detail) }) });
   }
 

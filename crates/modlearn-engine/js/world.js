@@ -5,6 +5,7 @@
 // `world`) and reads the log back through the snapshot.
 
 import { clock } from "./platform.js";
+import { boundText } from "./diagnostics.js";
 import { byteLength, utf8Decode, utf8Encode } from "./web/encoding.js";
 
 /** The fixed facts of the virtual machine (documented in ARCHITECTURE.md). */
@@ -50,10 +51,6 @@ export const world = {
   written: new Set(),
 };
 
-/** `text` cut to `limit` characters with a marker saying how many were cut. */
-function cutText(text, limit) {
-  return text.length <= limit ? text : `${text.slice(0, limit)}… [${text.length - limit} more characters cut]`;
-}
 
 /** Appends one effect to the log (capped, like the console; long strings cut). */
 export function recordEffect(effect) {
@@ -68,7 +65,7 @@ export function recordEffect(effect) {
     if (typeof value !== "string" || value.length <= EFFECT_TEXT_LIMIT) {
       kept[key] = value;
     } else {
-      kept[key] = cutText(value, EFFECT_TEXT_LIMIT);
+      kept[key] = boundText(value, EFFECT_TEXT_LIMIT);
       kept.cut = true;
     }
   }

@@ -74,14 +74,19 @@ function watchServiceReads(root) {
   // By fiber uid and its ancestors' (a fiber read through a context can be a tracking proxy,
   // and a child plugin's reads are its parent's too); names in first-read order.
   const reads = [];
+  const recorded = new Set();
   hostListener(root, "internal/get", (ctx, name, _error, next) => {
     const chain = [];
     for (let fiber = ctx.fiber, depth = 0; fiber && fiber.uid !== 0 && depth < 32; depth++) {
       chain.push(fiber.uid);
       fiber = fiber.parent?.fiber;
     }
+    // Every service read passes here: a set keeps the check of a read seen before constant.
     const key = `${chain.join(">")}:${String(name)}`;
-    if (reads.length < 512 && !reads.some((read) => read.key === key)) reads.push({ key, chain, name: String(name) });
+    if (reads.length < 512 && !recorded.has(key)) {
+      recorded.add(key);
+      reads.push({ chain, name: String(name) });
+    }
     return next();
   });
   return reads;
@@ -112,17 +117,17 @@ function methodsOf(object) {
 }
 
 /**
- * Methods of host objects that are not what they were when the root started:
- * a plugin's patch, which nothing undoes when it unloads.
+ * Methods of host objects that are not what they were when the root started
+ * (`before`, as `rootEffects` took them): a plugin's patch, which nothing
+ * undoes when it unloads.
  */
-export function patchedMethods(root, baseline) {
+export function patchedMethods(before, after) {
   const patched = [];
-  for (const [name, object] of hostObjects(root)) {
-    // By name: a service read through the root can be a fresh tracking proxy on every read.
-    const before = baseline.get(name);
-    if (!before) continue;
-    for (const [key, value] of methodsOf(object)) {
-      if (before.get(key) !== value) patched.push(`${name}.${typeof key === "symbol" ? key.toString() : key}`);
+  for (const [name, methods] of after) {
+    const then = before.get(name);
+    if (!then) continue;
+    for (const [key, value] of methods) {
+      if (then.get(key) !== value) patched.push(`${name}.${typeof key === "symbol" ? key.toString() : key}`);
     }
   }
   return patched;
@@ -134,6 +139,8 @@ export function rootEffects(root) {
   for (const [name, list] of Object.entries(root.events._hooks)) for (const hook of list ?? []) hooks.push({ name, hook });
   const fibers = [];
   for (const runtime of root.registry.values()) for (const fiber of runtime.fibers) fibers.push({ name: String(runtime.name ?? ""), fiber });
+  // Methods by the object's name: a service read through the root can be a fresh tracking
+  // proxy on every read, so its identity says nothing.
   return { hooks, fibers, methods: new Map(hostObjects(root).map(([name, object]) => [name, methodsOf(object)])) };
 }
 

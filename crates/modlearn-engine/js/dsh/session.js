@@ -109,7 +109,7 @@ export function strandedEffects(host) {
   const stranded = [
     ...now.hooks.filter(({ hook }) => !known.has(hook) && (hook.ctx?.fiber === root.fiber || !live.has(hook.ctx?.fiber))).map(({ name }) => name),
     ...now.fibers.filter(({ fiber }) => !known.has(fiber) && !live.has(fiber) && fiber.state !== FiberState.DISPOSED).map(({ name }) => `plugin:${name}`),
-    ...(!active ? patchedMethods(root, baseline.methods).map((method) => `patched:${method}`) : []),
+    ...(!active ? patchedMethods(baseline.methods, now.methods).map((method) => `patched:${method}`) : []),
   ];
   return stranded.map((channel) => ({ mod: owner.id, generation: owner.generation, channel }));
 }
