@@ -152,19 +152,28 @@ impl LocalEngine {
 
     /// Arms a booted runtime: starts its watchdog and configures the host.
     pub(crate) fn from_booted(mut booted: Booted, options: EngineOptions) -> Result<LocalEngine, EngineError> {
-        debug_assert_eq!(booted.memory_limit, options.memory_limit, "the runtime's heap cap is fixed at boot");
         let watchdog = Watchdog::new(booted.runtime.v8_isolate().thread_safe_handle());
-        let mut engine = LocalEngine { booted, watchdog, options, load_count: 0, transpiled: None };
-        engine.booted.loader.set_dialect(engine.options.dialect);
-        let config = json!({
-            "dialect": engine.options.dialect,
-            "profile": engine.options.profile,
-            "context": engine.options.context,
-            "seed": engine.options.seed,
-            "world": engine.options.world,
-        });
-        engine.call(HostMethod::Configure, &config)?;
+        let mut engine = LocalEngine { booted, watchdog, options: options.clone(), load_count: 0, transpiled: None };
+        engine.configure(options)?;
         Ok(engine)
+    }
+
+    /// Gives the host new settings, each replacing the last (an engine process is first
+    /// configured with defaults while it waits as a spare). Only before a load.
+    pub(crate) fn configure(&mut self, options: EngineOptions) -> Result<(), EngineError> {
+        debug_assert_eq!(self.booted.memory_limit, options.memory_limit, "the runtime's heap cap is fixed at boot");
+        debug_assert_eq!(self.load_count, 0, "an engine is configured before its first load");
+        self.options = options;
+        self.booted.loader.set_dialect(self.options.dialect);
+        let config = json!({
+            "dialect": self.options.dialect,
+            "profile": self.options.profile,
+            "context": self.options.context,
+            "seed": self.options.seed,
+            "world": self.options.world,
+        });
+        self.call(HostMethod::Configure, &config)?;
+        Ok(())
     }
 
     /// Loads and activates the candidate at `path` into the current load

@@ -1,12 +1,15 @@
 //! One engine process, forked from the zygote: it gives up everything it
 //! will not need (other descriptors, the terminal, core dumps, file and
 //! address-space room, new privileges, and through seccomp the system calls
-//! that open files, connect or start programs), arms the booted runtime and
-//! serves one engine's requests until modlearn closes the socket.
+//! that open files, connect or start programs), arms the booted runtime,
+//! waits for its settings and serves one engine's requests until modlearn
+//! closes the socket.
 
 use std::io::{BufReader, BufWriter, Write};
 use std::os::fd::{AsRawFd, FromRawFd, IntoRawFd, OwnedFd};
 use std::os::unix::net::UnixStream;
+
+use modlearn_types::Dialect;
 
 use crate::engine::{EngineError, EngineOptions};
 use crate::local::{Booted, LocalEngine};
@@ -17,15 +20,28 @@ use crate::worker::seal;
 /// The descriptor the engine socket is moved to; every other one is closed.
 const ENGINE_FD: i32 = 3;
 
-pub(crate) fn serve_engine(booted: Booted, options: EngineOptions, socket: OwnedFd, control: OwnedFd) -> ! {
+pub(crate) fn serve_engine(booted: Booted, memory_limit: usize, dialect: Dialect, socket: OwnedFd, control: OwnedFd) -> ! {
     drop(control);
     let socket = keep_only(socket);
     let stream = UnixStream::from(socket);
     let mut writer = BufWriter::new(stream.try_clone().unwrap_or_else(|_| std::process::exit(4)));
     let mut reader = BufReader::new(stream);
-    let ready = seal::seal_process(options.memory_limit)
+    // All that does not depend on the candidate's settings happens before they come, while
+    // this process may still be a spare nobody waits for: the seal, the system-call filter
+    // (threads may still start; processes, files and sockets no longer), the watchdog, and a
+    // first configuration whose copy-on-write faults the real one then no longer pays.
+    let spare = EngineOptions { memory_limit, dialect, ..EngineOptions::default() };
+    let armed = seal::seal_process(memory_limit)
         .map_err(|error| EngineError::Startup(format!("could not seal the engine process: {error}")))
-        .and_then(|()| LocalEngine::from_booted(booted, options));
+        .and_then(|()| {
+            seal::forbid_host_syscalls().map_err(|error| EngineError::Startup(format!("could not install the system-call filter: {error}")))
+        })
+        .and_then(|()| LocalEngine::from_booted(booted, spare));
+    let options = match read_frame::<EngineRequest>(&mut reader) {
+        Ok(Some(EngineRequest::Configure(options))) => *options,
+        _ => std::process::exit(0),
+    };
+    let ready = armed.and_then(|mut engine| engine.configure(options).map(|()| engine));
     let mut engine = match ready {
         Ok(engine) => engine,
         Err(error) => {
@@ -33,12 +49,6 @@ pub(crate) fn serve_engine(booted: Booted, options: EngineOptions, socket: Owned
             std::process::exit(5);
         }
     };
-    // The watchdog thread exists now; from here on no process, file or socket can be made.
-    if let Err(error) = seal::forbid_host_syscalls() {
-        let error = EngineError::Startup(format!("could not install the system-call filter: {error}"));
-        let _ = write_frame(&mut writer, &EngineReply::Ready(Err(error))).and_then(|()| writer.flush());
-        std::process::exit(5);
-    }
     if write_frame(&mut writer, &EngineReply::Ready(Ok(()))).and_then(|()| writer.flush()).is_err() {
         std::process::exit(0);
     }
@@ -47,6 +57,7 @@ pub(crate) fn serve_engine(booted: Booted, options: EngineOptions, socket: Owned
             let _ = write_frame(&mut writer, &EngineReply::Step { index }).and_then(|()| writer.flush());
         };
         let result = match request {
+            EngineRequest::Configure(_) => Err(EngineError::Host("an engine is configured once, when it starts".to_owned())),
             EngineRequest::Load { path, source, keep_instance } => engine.load(&path, &source, keep_instance, &mut progress),
             EngineRequest::Operate(operation) => engine.operate(&operation, &mut progress),
             EngineRequest::Call { method, args } => engine.call(method, &args),

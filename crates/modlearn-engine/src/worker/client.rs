@@ -65,6 +65,9 @@ enum Stall {
 struct StepWatch {
     pid: i32,
     started: Instant,
+    /// The process's CPU time at the first look, not at the start: nearly every step ends
+    /// before any look, and reading /proc per request would cost more than most steps. The
+    /// CPU limit so counts from at most one [`WATCH_INTERVAL`] late.
     cpu_at_start: Option<Duration>,
     /// Since when every look found the process asleep, with no CPU time gained.
     asleep: Option<(Instant, Duration)>,
@@ -76,7 +79,7 @@ const ASLEEP_FOR: Duration = Duration::from_millis(300);
 
 impl StepWatch {
     fn start(pid: i32) -> StepWatch {
-        StepWatch { pid, started: Instant::now(), cpu_at_start: process_cpu(pid).map(|(cpu, _)| cpu), asleep: None }
+        StepWatch { pid, started: Instant::now(), cpu_at_start: None, asleep: None }
     }
 
     fn stalled(&mut self, limits: &OuterLimits) -> Option<Stall> {
@@ -85,7 +88,8 @@ impl StepWatch {
             return Some(Stall::Starved);
         }
         let (cpu, running) = process_cpu(self.pid)?;
-        if cpu.saturating_sub(self.cpu_at_start.unwrap_or_default()) > limits.cpu {
+        let cpu_at_start = *self.cpu_at_start.get_or_insert(cpu);
+        if cpu.saturating_sub(cpu_at_start) > limits.cpu {
             return Some(Stall::Spinning);
         }
         // An engine never waits for anything outside itself: asleep mid-step for long is blocked for good.
@@ -134,11 +138,18 @@ struct ExitBook {
 
 type Exits = Arc<(Mutex<ExitBook>, Condvar)>;
 
+/// Spawn replies, in the order of the requests, and the one request sent ahead of need.
+struct Spawns {
+    replies: mpsc::Receiver<ControlReply>,
+    /// modlearn's end of the socket of the spare engine asked for last, whose reply is the
+    /// next one: it is forking or already waits for its settings.
+    spare: Option<OwnedFd>,
+}
+
 /// One zygote process and what it reported.
 struct Zygote {
     control: Arc<OwnedFd>,
-    /// Spawn requests and their replies, one at a time.
-    spawn: Mutex<mpsc::Receiver<ControlReply>>,
+    spawns: Mutex<Spawns>,
     exits: Exits,
     process_id: u32,
     _process: Mutex<Child>,
@@ -180,24 +191,37 @@ impl Zygote {
             .spawn(move || read_control(&reader_control, &reader_exits, &replies))
             .map_err(startup)?;
         let process_id = process.id();
-        Ok(Zygote { control, spawn: Mutex::new(spawn), exits, process_id, _process: Mutex::new(process) })
+        let spawns = Mutex::new(Spawns { replies: spawn, spare: None });
+        Ok(Zygote { control, spawns, exits, process_id, _process: Mutex::new(process) })
     }
 
-    /// Forks an engine; returns its pid and modlearn's end of its socket.
-    fn spawn(&self, options: &EngineOptions) -> Result<(i32, OwnedFd), EngineError> {
+    /// An engine process waiting for its settings: the spare forked ahead, or a new one.
+    /// Returns its pid and modlearn's end of its socket, and asks for the next spare.
+    fn spawn(&self) -> Result<(i32, OwnedFd), EngineError> {
         let startup = |message: String| EngineError::Startup(format!("could not start an engine process: {message}"));
-        let (ours, theirs) = socket_pair(libc::SOCK_STREAM).map_err(|error| startup(error.to_string()))?;
-        let replies = self.spawn.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-        use std::os::fd::AsRawFd;
-        send_packet(&*self.control, &ControlRequest::Spawn { options: Box::new(options.clone()) }, Some(theirs.as_raw_fd()))
-            .map_err(|error| startup(format!("the zygote is gone ({error})")))?;
-        drop(theirs);
-        match replies.recv_timeout(SPAWN_DEADLINE) {
+        let mut spawns = self.spawns.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        let ours = match spawns.spare.take() {
+            Some(ours) => ours,
+            None => self.request_spawn().map_err(startup)?,
+        };
+        let reply = spawns.replies.recv_timeout(SPAWN_DEADLINE);
+        // The next engine forks and seals itself while this one runs its candidate.
+        spawns.spare = self.request_spawn().ok();
+        match reply {
             Ok(ControlReply::Spawned { pid }) => Ok((pid, ours)),
             Ok(ControlReply::SpawnFailed { message }) => Err(startup(message)),
             Ok(ControlReply::Exited { .. }) => Err(startup("unexpected reply".to_owned())),
             Err(_) => Err(startup("the zygote did not answer".to_owned())),
         }
+    }
+
+    /// Asks the zygote for an engine process; its reply comes in order on `replies`.
+    fn request_spawn(&self) -> Result<OwnedFd, String> {
+        use std::os::fd::AsRawFd;
+        let (ours, theirs) = socket_pair(libc::SOCK_STREAM).map_err(|error| error.to_string())?;
+        send_packet(&*self.control, &ControlRequest::Spawn, Some(theirs.as_raw_fd()))
+            .map_err(|error| format!("the zygote is gone ({error})"))?;
+        Ok(ours)
     }
 
     fn kill(&self, pid: i32) {
@@ -282,7 +306,7 @@ pub(crate) struct WorkerEngine {
 impl WorkerEngine {
     pub(crate) fn spawn(isolation: &Isolation, options: &EngineOptions) -> Result<WorkerEngine, EngineError> {
         let zygote = zygote_for(isolation, options.memory_limit, options.dialect)?;
-        let (pid, socket) = match zygote.spawn(options) {
+        let (pid, socket) = match zygote.spawn() {
             Ok(spawned) => spawned,
             Err(error) => {
                 // A broken zygote is replaced on the next attempt.
@@ -300,6 +324,10 @@ impl WorkerEngine {
             limits: OuterLimits::for_budget(options.step_timeout),
             gone: None,
         };
+        let configure = EngineRequest::Configure(Box::new(options.clone()));
+        if write_frame(&mut engine.writer, &configure).and_then(|()| engine.writer.flush()).is_err() {
+            return Err(engine.ended("activate", None));
+        }
         engine.reader.get_ref().set_read_timeout(Some(SPAWN_DEADLINE)).map_err(|e| EngineError::Startup(e.to_string()))?;
         match read_frame::<EngineReply>(&mut engine.reader) {
             Ok(Some(EngineReply::Ready(Ok(())))) => Ok(engine),

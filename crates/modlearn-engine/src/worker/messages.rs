@@ -11,11 +11,10 @@ use crate::protocol::{HostMethod, Operation};
 /// modlearn → zygote, one packet each.
 #[derive(Debug, Serialize, Deserialize)]
 pub(crate) enum ControlRequest {
-    /// Fork an engine; its end of the engine socket rides along.
-    Spawn {
-        /// The engine's settings (the heap cap is the zygote's own).
-        options: Box<EngineOptions>,
-    },
+    /// Fork an engine; its end of the engine socket rides along. The engine seals itself
+    /// and waits for its settings ([`EngineRequest::Configure`]): forked ahead of need, a
+    /// spare is ready the moment a candidate asks for one.
+    Spawn,
     /// Kill an engine that is still running (the zygote knows it has not been reaped).
     Kill {
         /// The engine's process id.
@@ -50,6 +49,9 @@ pub(crate) enum ControlReply {
 /// modlearn → engine process, one frame each.
 #[derive(Debug, Serialize, Deserialize)]
 pub(crate) enum EngineRequest {
+    /// The engine's settings, the first frame and only then (the heap cap and dialect are the
+    /// zygote's own); the engine answers [`EngineReply::Ready`].
+    Configure(Box<EngineOptions>),
     /// [`crate::Engine::load`].
     Load {
         /// The candidate's path as given (it names the owner; the engine never opens it).

@@ -61,12 +61,12 @@ pub(crate) fn run(control: OwnedFd, memory_limit: usize, dialect: Dialect) -> ! 
             Ok(None) | Err(_) => break,
         };
         match request {
-            (ControlRequest::Spawn { options }, Some(engine_socket)) => {
+            (ControlRequest::Spawn, Some(engine_socket)) => {
                 // SAFETY: the zygote is single-threaded (checked above), so the child may run anything.
                 match unsafe { libc::fork() } {
                     0 => {
                         let booted = booted.take().expect("the template runtime is kept for every fork");
-                        serve_engine(booted, *options, engine_socket, control);
+                        serve_engine(booted, memory_limit, dialect, engine_socket, control);
                     }
                     -1 => {
                         let message = format!("fork failed: {}", std::io::Error::last_os_error());
@@ -81,7 +81,7 @@ pub(crate) fn run(control: OwnedFd, memory_limit: usize, dialect: Dialect) -> ! 
                     }
                 }
             }
-            (ControlRequest::Spawn { .. }, None) => {
+            (ControlRequest::Spawn, None) => {
                 let message = "a spawn request came without its engine socket".to_owned();
                 let _ = send_packet(&control, &ControlReply::SpawnFailed { message }, None);
             }
