@@ -4,7 +4,7 @@
 //! dies on its own is reported by the signal that ended it. Either way the
 //! engine is gone, and every later request says why.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::{HashMap, HashSet, VecDeque};
 use std::io::{BufReader, BufWriter, Write};
 use std::os::fd::OwnedFd;
 use std::os::unix::net::UnixStream;
@@ -138,13 +138,18 @@ struct ExitBook {
 
 type Exits = Arc<(Mutex<ExitBook>, Condvar)>;
 
-/// Spawn replies, in the order of the requests, and the one request sent ahead of need.
+/// Spawn replies, in the order of the requests, and the requests sent ahead of need.
 struct Spawns {
     replies: mpsc::Receiver<ControlReply>,
-    /// modlearn's end of the socket of the spare engine asked for last, whose reply is the
-    /// next one: it is forking or already waits for its settings.
-    spare: Option<OwnedFd>,
+    /// modlearn's ends of the sockets of the spare engines asked for, oldest first (whose
+    /// replies come in this order): each is forking or already waits for its settings.
+    spares: VecDeque<OwnedFd>,
 }
+
+/// Spare engines kept per zygote: one for each evaluation that may ask at about the same
+/// time on a small machine (`--jobs` is the number of cores); each costs a forked process
+/// that has touched little of its own.
+const SPARES: usize = 2;
 
 /// One zygote process and what it reported.
 struct Zygote {
@@ -191,7 +196,7 @@ impl Zygote {
             .spawn(move || read_control(&reader_control, &reader_exits, &replies))
             .map_err(startup)?;
         let process_id = process.id();
-        let spawns = Mutex::new(Spawns { replies: spawn, spare: None });
+        let spawns = Mutex::new(Spawns { replies: spawn, spares: VecDeque::new() });
         Ok(Zygote { control, spawns, exits, process_id, _process: Mutex::new(process) })
     }
 
@@ -200,13 +205,18 @@ impl Zygote {
     fn spawn(&self) -> Result<(i32, OwnedFd), EngineError> {
         let startup = |message: String| EngineError::Startup(format!("could not start an engine process: {message}"));
         let mut spawns = self.spawns.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-        let ours = match spawns.spare.take() {
+        let ours = match spawns.spares.pop_front() {
             Some(ours) => ours,
             None => self.request_spawn().map_err(startup)?,
         };
         let reply = spawns.replies.recv_timeout(SPAWN_DEADLINE);
-        // The next engine forks and seals itself while this one runs its candidate.
-        spawns.spare = self.request_spawn().ok();
+        // The next engines fork and seal themselves while this one runs its candidate.
+        while spawns.spares.len() < SPARES {
+            match self.request_spawn() {
+                Ok(spare) => spawns.spares.push_back(spare),
+                Err(_) => break,
+            }
+        }
         match reply {
             Ok(ControlReply::Spawned { pid }) => Ok((pid, ours)),
             Ok(ControlReply::SpawnFailed { message }) => Err(startup(message)),
@@ -303,8 +313,29 @@ pub(crate) struct WorkerEngine {
     gone: Option<EngineError>,
 }
 
+/// How long each engine asked for lately took to be ready (for `modlearn bench`), bounded.
+static READY_TIMES: Mutex<Vec<Duration>> = Mutex::new(Vec::new());
+
+/// The most [`READY_TIMES`] keeps.
+const READY_TIMES_KEPT: usize = 4096;
+
+/// Takes the times until ready of the engines started since the last call.
+pub(crate) fn take_ready_times() -> Vec<Duration> {
+    std::mem::take(&mut *READY_TIMES.lock().unwrap_or_else(std::sync::PoisonError::into_inner))
+}
+
 impl WorkerEngine {
     pub(crate) fn spawn(isolation: &Isolation, options: &EngineOptions) -> Result<WorkerEngine, EngineError> {
+        let asked = Instant::now();
+        let engine = WorkerEngine::start(isolation, options)?;
+        let mut times = READY_TIMES.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        if times.len() < READY_TIMES_KEPT {
+            times.push(asked.elapsed());
+        }
+        Ok(engine)
+    }
+
+    fn start(isolation: &Isolation, options: &EngineOptions) -> Result<WorkerEngine, EngineError> {
         let zygote = zygote_for(isolation, options.memory_limit, options.dialect)?;
         let (pid, socket) = match zygote.spawn() {
             Ok(spawned) => spawned,

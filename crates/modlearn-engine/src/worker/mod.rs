@@ -27,6 +27,12 @@ pub fn zygote_process_ids() -> Vec<u32> {
     client::zygote_process_ids()
 }
 
+/// How long each engine process started since the last call took from being asked for to
+/// being ready for a candidate (a spare forked ahead is usually waiting already).
+pub fn take_ready_times() -> Vec<std::time::Duration> {
+    client::take_ready_times()
+}
+
 /// The first argument that makes the binary a zygote.
 const ZYGOTE_ARGUMENT: &str = "__modlearn-engine-zygote";
 
