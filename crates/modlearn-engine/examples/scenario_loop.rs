@@ -28,6 +28,7 @@ fn main() {
 
     let mut steps = [Duration::ZERO; STEPS.len()];
     let mut by_index = [Duration::ZERO; SCENARIOS_PER_ENGINE];
+    let mut faults = [0u64; SCENARIOS_PER_ENGINE];
     let mut starting = Duration::ZERO;
     let mut engine = None;
     for scenario in 0..count {
@@ -39,6 +40,7 @@ fn main() {
         let engine = engine.as_mut().expect("an engine");
         let candidate = CandidateFile { path: &path, source: &source };
         let scenario_started = Instant::now();
+        let faults_before = engine.process_id().map_or(0, minor_faults);
         let mut timed = |step: usize, run: &mut dyn FnMut()| {
             let started = Instant::now();
             run();
@@ -53,6 +55,7 @@ fn main() {
         timed(4, &mut || drop(engine.dispose().expect("dispose")));
         timed(5, &mut || drop(engine.take_console().expect("console")));
         by_index[scenario % SCENARIOS_PER_ENGINE] += scenario_started.elapsed();
+        faults[scenario % SCENARIOS_PER_ENGINE] += engine.process_id().map_or(0, minor_faults) - faults_before;
     }
     let micros = |total: Duration, times: usize| total.as_secs_f64() * 1e6 / times.max(1) as f64;
     let engines = count.div_ceil(SCENARIOS_PER_ENGINE);
@@ -63,4 +66,15 @@ fn main() {
     }
     let per_index: Vec<String> = by_index.iter().map(|total| format!("{:.0}", micros(*total, engines))).collect();
     println!("scenario 1..{SCENARIOS_PER_ENGINE} of an engine, us: {}", per_index.join(" "));
+    if faults.iter().any(|&count| count > 0) {
+        let per_index: Vec<String> = faults.iter().map(|count| (count / engines as u64).to_string()).collect();
+        println!("scenario 1..{SCENARIOS_PER_ENGINE} of an engine, page faults of its process: {}", per_index.join(" "));
+    }
+}
+
+/// Minor page faults of process `pid` so far (Linux; 0 elsewhere).
+fn minor_faults(pid: u32) -> u64 {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+    // minflt is the 8th field after the command name's closing parenthesis.
+    stat.rsplit_once(')').and_then(|(_, rest)| rest.split_whitespace().nth(7)?.parse().ok()).unwrap_or(0)
 }

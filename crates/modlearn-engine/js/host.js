@@ -10,7 +10,7 @@
 
 import { advanceClock, clock, consoleBuffer, hostAccess, hostAccessDenied, installSandbox, pendingTimers, seedRandom } from "./platform.js";
 import { boundText, makeDiagnostic } from "./diagnostics.js";
-import { profileNamed, cloneCapabilities } from "./capabilities.js";
+import { profileNamed } from "./capabilities.js";
 import { createRegistry, eventCounts } from "./registry.js";
 import { freshContext } from "./context.js";
 import { toJson } from "./json.js";
@@ -183,7 +183,8 @@ class Host {
     const agentId = this.dialect === "letta" ? this.baseContext.agent?.id : null;
     this.worldSeed = { ...(world ?? {}), cwd: this.baseContext.cwd, agentId };
     seedWorld(this.worldSeed);
-    return { profile: this.profile, capabilities: cloneCapabilities(this.capabilities) };
+    // The `capabilities` operation reports the capabilities; an engine's start does not wait on them.
+    return { profile: this.profile };
   }
 
   /** Starts a new load generation with an empty registry (after a dispose). */
