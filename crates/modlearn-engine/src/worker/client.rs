@@ -23,6 +23,30 @@ use crate::worker::channel::{read_frame, receive_packet, send_packet, socket_pai
 use crate::worker::messages::{ControlReply, ControlRequest, EngineReply, EngineRequest};
 use crate::worker::{Isolation, ZYGOTE_ARGUMENT};
 
+/// The most times one request may start its outer deadline again. An engine process says
+/// a step starts at most once every 20 ms, so this is over twenty minutes of steps.
+const MAX_FRESH_DEADLINES: usize = 1 << 16;
+
+/// Which step frames of one request start the outer deadline again: only a later step's, and
+/// only so many. A process that streamed them (it would take a compromised engine) would
+/// otherwise keep a request from ever running out of time.
+#[derive(Default)]
+struct FreshDeadlines {
+    last: Option<usize>,
+    granted: usize,
+}
+
+impl FreshDeadlines {
+    fn allow(&mut self, index: usize) -> bool {
+        if self.last.is_some_and(|last| index <= last) || self.granted >= MAX_FRESH_DEADLINES {
+            return false;
+        }
+        self.last = Some(index);
+        self.granted += 1;
+        true
+    }
+}
+
 /// How often a running step is looked at from outside.
 const WATCH_INTERVAL: Duration = Duration::from_millis(50);
 
@@ -394,6 +418,7 @@ impl WorkerEngine {
         }
         let _ = self.reader.get_ref().set_read_timeout(None);
         let mut step = StepWatch::start(self.pid);
+        let mut fresh = FreshDeadlines::default();
         loop {
             if self.reader.buffer().is_empty() && !readable(self.reader.get_ref(), WATCH_INTERVAL) {
                 if let Some(stall) = step.stalled(&self.limits) {
@@ -403,7 +428,11 @@ impl WorkerEngine {
                 continue;
             }
             match read_frame::<EngineReply>(&mut self.reader) {
-                Ok(Some(EngineReply::Step { .. })) => step = StepWatch::start(self.pid),
+                Ok(Some(EngineReply::Step { index })) => {
+                    if fresh.allow(index) {
+                        step = StepWatch::start(self.pid);
+                    }
+                }
                 Ok(Some(EngineReply::Done(result))) => return result,
                 Ok(Some(EngineReply::Ready(_))) | Ok(None) | Err(_) => return Err(self.ended(phase, None)),
             }
@@ -483,4 +512,21 @@ fn signal_name(signal: i32) -> String {
         _ => return signal.to_string(),
     };
     name.to_owned()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{FreshDeadlines, MAX_FRESH_DEADLINES};
+
+    #[test]
+    fn only_later_steps_start_the_deadline_again_and_only_so_often() {
+        let mut fresh = FreshDeadlines::default();
+        assert!(fresh.allow(0));
+        assert!(fresh.allow(2), "a step may be skipped (it started soon after the last frame)");
+        assert!(!fresh.allow(2), "the same step twice");
+        assert!(!fresh.allow(1), "an earlier step");
+        let mut streamed = FreshDeadlines::default();
+        let granted = (0..MAX_FRESH_DEADLINES + 10).filter(|&index| streamed.allow(index)).count();
+        assert_eq!(granted, MAX_FRESH_DEADLINES);
+    }
 }
