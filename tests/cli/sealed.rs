@@ -110,6 +110,11 @@ const ATTACKS: &[(&str, &str, &str, Option<&str>)] = &[
     ("world-script-file.js", "specs/branch-state.json", "candidates/branch-state/good-fs-state.js", None),
     ("world-process-exit.js", "specs/branch-state.json", "candidates/branch-state/good-fs-state.js", None),
     ("world-rm-eval.js", "specs/branch-state.json", "candidates/branch-state/good-fs-state.js", None),
+    // Reaching the host's objects through what every one of them inherits.
+    ("proto-host-forges-replies.js", "specs/turn-reminder.json", "candidates/turn-reminder/good-push-disposer.js", None),
+    ("proto-steals-expected.js", "specs/uv-pip.json", "candidates/uv-pip/good-return-args.ts", None),
+    ("proto-hides-disposer.js", "specs/turn-reminder.json", "candidates/turn-reminder/good-push-disposer.js", None),
+    ("recorded-flag.js", "specs/turn-reminder.json", "candidates/turn-reminder/good-push-disposer.js", Some("exception")),
 ];
 
 #[test]

@@ -2,6 +2,11 @@
 // modlearn's `fault`: what kind of failure it was (an exception, a timeout,
 // running out of memory, ...), so a report can say more than "it threw".
 
+// The engine's own Date, taken while this module is evaluated (before the sandbox puts its
+// virtual Date on the global object, which mods may replace, and whose prototype they may patch).
+const NativeDate = Date;
+const toISOString = Date.prototype.toISOString;
+
 /** Phases Letta produces, plus modlearn's own (`timer`, `unhandled_rejection`). */
 export const PHASES = Object.freeze([
   "package_manifest", "legacy_extension", "deprecated_api", "transpile", "import", "activate",
@@ -49,6 +54,9 @@ export function hintFor(phase, capability, message, fault) {
     ["not a function", "undefined", "cannot read", "no longer available"].some((s) => lower.includes(s))
   ) {
     return "Dynamic context is now passed as ctx to handlers, tools, commands and panels; getContext() no longer exists.";
+  }
+  if (lower.includes("not extensible")) {
+    return "If this is Object.prototype or an error prototype: modlearn's sandbox takes no new properties there, because the judge's own objects inherit them. Put what you need on your own objects.";
   }
   return FAULT_HINTS[fault];
 }
@@ -102,7 +110,7 @@ export function makeDiagnostic({ owner, phase, error, capability, severity, faul
     phase,
     severity: effectiveSeverity(phase, severity),
     stack: phase === "report" || !isError ? undefined : boundText(cleanStack(error.stack)),
-    timestamp: new Date(now).toISOString(),
+    timestamp: Reflect.apply(toISOString, new NativeDate(now), []),
     fault: kind,
   };
   for (const key of Object.keys(diagnostic)) {
@@ -113,6 +121,25 @@ export function makeDiagnostic({ owner, phase, error, capability, severity, faul
 
 /** The longest text kept whole; a candidate controls these and reports quote them. */
 export const TEXT_LIMIT = 4000;
+
+/**
+ * Errors the host recorded as it made them (a host-access error, recorded where its trap
+ * fired, before the mod can catch it): kept here, not as a flag on the error, which a mod
+ * could set on what it throws to keep its failures off the record.
+ */
+const recordedErrors = new WeakSet();
+
+const isReference = (value) => (typeof value === "object" && value !== null) || typeof value === "function";
+
+/** Marks `error` recorded. */
+export function markRecorded(error) {
+  if (isReference(error)) recordedErrors.add(error);
+}
+
+/** Whether the host recorded `error` when it made it. */
+export function wasRecorded(error) {
+  return isReference(error) && recordedErrors.has(error);
+}
 
 /** At most `limit` characters of `text`, with a marker saying how much was cut. */
 export function boundText(text, limit = TEXT_LIMIT) {

@@ -9,7 +9,7 @@
 // with `fail`, and the operation carries on with the next step.
 
 import { advanceClock, clock, consoleBuffer, hostAccess, hostAccessDenied, installSandbox, pendingTimers, seedRandom } from "./platform.js";
-import { boundText, makeDiagnostic } from "./diagnostics.js";
+import { boundText, makeDiagnostic, markRecorded, wasRecorded } from "./diagnostics.js";
 import { profileNamed } from "./capabilities.js";
 import { createRegistry, eventCounts } from "./registry.js";
 import { freshContext } from "./context.js";
@@ -326,11 +326,11 @@ abortHooks.onListenerError = (error, reason) =>
 clock.currentOwner = () => host.lastOwner;
 clock.onTimerError = (error, owner) => host.record({ owner: owner ?? host.lastOwner, phase: "timer", error });
 hostAccess.onAccess = (error) => {
-  error.recorded = true;
+  markRecorded(error);
   host.record({ owner: host.lastOwner, phase: host.phase ?? "timer", error, fault: "host_access" });
 };
 core.setUnhandledPromiseRejectionHandler((_promise, reason) => {
-  if (!(reason && reason.recorded)) {
+  if (!wasRecorded(reason)) {
     host.record({ owner: host.lastOwner, phase: "unhandled_rejection", error: reason, fault: "unhandled_rejection" });
   }
   return true;

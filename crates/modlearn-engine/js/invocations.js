@@ -6,6 +6,7 @@
 import { AbortController, isAborted, signalOf } from "./abort.js";
 import { conversationHandle, withGetContextTrap } from "./context.js";
 import { clearHostTimeout, setHostTimeout } from "./platform.js";
+import { wasRecorded } from "./diagnostics.js";
 import { flattenToolResponse, thrownToolOutput, toolResultStatus, toolResultStreams } from "./tool-result.js";
 import {
   COMMAND_TIMEOUT_MS,
@@ -40,7 +41,7 @@ function messageOf(error) {
  * trap fired, so that entry is reused.
  */
 function recordOnce(host, error, entry) {
-  return error && error.recorded ? host.registry.diagnostics.at(-1) : host.record({ ...entry, error });
+  return wasRecorded(error) ? host.registry.diagnostics.at(-1) : host.record({ ...entry, error });
 }
 
 /**

@@ -191,7 +191,7 @@ export function createLettaHandle(engine, owner) {
       const id = panel && panel.id;
       if (!live("panel", id)) return noopPanel;
       if (!panel || typeof panel.render !== "function") {
-        const legacy = panel && Object.prototype.hasOwnProperty.call(panel, "content");
+        const legacy = panel && Object.hasOwn(panel, "content");
         engine.record({
           owner, phase: "activate", severity: "warning", capability: { id: String(id), kind: "panel" },
           error: new Error(

@@ -9,6 +9,7 @@ import { conversationHandle, withGetContextTrap } from "./context.js";
 import { beginEmission, applyResult, finishEmission, handlerFailed, snapshotBeforeHandler } from "./dispatch.js";
 import { removeOwnerCapabilities } from "./registry.js";
 import { scanRemovedApis } from "./source-scan.js";
+import { wasRecorded } from "./diagnostics.js";
 import { compareLive } from "./live-compare.js";
 import { CheckPermissionsOperation, RunCommandOperation, RunToolOperation } from "./invocations.js";
 // The module's own: a mod may replace globalThis.AbortController for the loads after it.
@@ -112,7 +113,7 @@ class LoadOperation {
     removeOwnerCapabilities(host.registry, owner);
     if (!isAborted(signalOf(owner.controller))) owner.controller.abort("mod activation failed");
     delete host.registry.controllers[owner.id];
-    if (!(error && error.recorded)) host.record({ owner, phase, error, fault });
+    if (!wasRecorded(error)) host.record({ owner, phase, error, fault });
     this.recorded = true;
   }
 
@@ -120,7 +121,7 @@ class LoadOperation {
     // A session_start handler that never ends is logged; the extension stays loaded, as in Pi.
     if (index === 2) {
       const capability = { id: "session_start", kind: "event" };
-      if (!(error && error.recorded)) this.host.record({ owner: this.owner, phase: "event", error, fault, capability });
+      if (!wasRecorded(error)) this.host.record({ owner: this.owner, phase: "event", error, fault, capability });
       return;
     }
     this.loadFailed(index === 0 ? "import" : "activate", error, fault);
@@ -209,7 +210,7 @@ class EmitOperation {
     const index = emission.registrations.indexOf(registration);
     // Recorded once, even when a caught error also stops the step.
     if (this.failedSteps.has(index)) return;
-    const diagnostic = error && error.recorded
+    const diagnostic = wasRecorded(error)
       ? host.registry.diagnostics.at(-1)
       : host.record({
         owner: registration.owner, phase: "event", error, fault,
@@ -266,7 +267,7 @@ class DisposeOperation {
   fail(index, error, fault) {
     const { owner } = this.disposers[index];
     if (this.threw.includes(owner.id)) return;
-    if (!(error && error.recorded)) this.host.record({ owner, phase: "dispose", error, fault });
+    if (!wasRecorded(error)) this.host.record({ owner, phase: "dispose", error, fault });
     this.threw.push(owner.id);
   }
 

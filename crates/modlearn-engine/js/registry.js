@@ -57,7 +57,7 @@ export function eventCounts(registry, { zeros }) {
 
 /** Throws Letta's error for names outside the ten events. */
 export function validateEventName(name) {
-  if (!Object.prototype.hasOwnProperty.call(EVENT_CAPABILITY, name)) {
+  if (!Object.hasOwn(EVENT_CAPABILITY, name)) {
     throw new Error(`Unsupported mod event '${String(name)}'`);
   }
 }

@@ -9,11 +9,15 @@ import { clock, VIRTUAL_EPOCH_MS } from "./platform.js";
 /** Globals the backend defines for its own use; none is part of any platform a mod targets. */
 const BACKEND_PREFIXES = ["__v8x", "__bootstrap"];
 
+/** Symbol-keyed globals of the backend's Temporal (which the seal removes): its slot tables. */
+const BACKEND_SYMBOL_PREFIX = "@@Temporal__";
+
 function removeBackendIntrinsics(global) {
-  for (const name of Object.getOwnPropertyNames(global)) {
-    if (BACKEND_PREFIXES.some((prefix) => name.startsWith(prefix))) {
-      if (!delete global[name]) throw new Error(`cannot remove the backend intrinsic ${name}`);
-    }
+  for (const key of Reflect.ownKeys(global)) {
+    const backend = typeof key === "symbol"
+      ? String(key.description).startsWith(BACKEND_SYMBOL_PREFIX)
+      : BACKEND_PREFIXES.some((prefix) => key.startsWith(prefix));
+    if (backend && !delete global[key]) throw new Error(`cannot remove the backend intrinsic ${String(key)}`);
   }
 }
 
@@ -68,7 +72,8 @@ function installPerformance(global) {
  * prototype). String.prototype is frozen: the host's paths, command lines and
  * encodings run through its methods. `Date` stays too: node:util
  * lends the engine's own Date to the inspector it loads, and the host only
- * formats timestamps with it.
+ * formats timestamps with it. Object.prototype and the error prototypes are
+ * closed instead (closePrototypes).
  */
 const LOCKED_GLOBALS = [
   "JSON", "Reflect", "Math", "Atomics", "Object", "Array", "Map", "Set", "WeakMap", "WeakSet", "Promise",
@@ -116,6 +121,33 @@ function lockIntrinsics(global) {
     if (global[name] === undefined) continue;
     freeze(global[name]);
     freeze(global[name].prototype);
+  }
+}
+
+/** The prototypes every host object's chain ends in: plain objects and arrays, and errors. */
+const CLOSED_PROTOTYPES = [
+  "Object", "Error", "EvalError", "RangeError", "ReferenceError", "SyntaxError", "TypeError", "URIError",
+  "AggregateError", "InternalError", "SuppressedError",
+];
+
+/**
+ * What a mod adds to Object.prototype, every host object inherits: a setter there receives
+ * the values of the host's own assignments (an operation's host, the judge's expected
+ * values, the objects it pushes into arrays, through an index setter), and a getter answers
+ * the host's reads of what it never set. So these prototypes take no new properties, and
+ * none of theirs can become an accessor. Their properties stay writable: assignments that
+ * shadow them (`error.name = ...`) work as before, which freezing would break.
+ */
+function closePrototypes(global) {
+  for (const name of CLOSED_PROTOTYPES) {
+    const prototype = global[name]?.prototype;
+    if (prototype === undefined) continue;
+    for (const key of Reflect.ownKeys(prototype)) {
+      if (Reflect.getOwnPropertyDescriptor(prototype, key).configurable) {
+        Reflect.defineProperty(prototype, key, { configurable: false });
+      }
+    }
+    Object.preventExtensions(prototype);
   }
 }
 
@@ -190,4 +222,5 @@ export function sealGlobals(global) {
   delete global.gc;
   lockStackTraces(global);
   lockIntrinsics(global);
+  closePrototypes(global);
 }

@@ -1,0 +1,86 @@
+//! What a mod cannot do to the host it runs in: reach its objects through the prototypes
+//! every host object inherits, keep its own failures off the record, or find the backend's
+//! intrinsics.
+
+use std::time::Duration;
+
+use modlearn_engine::{CandidateFile, EmitOutcome, Engine, EngineOptions};
+use modlearn_types::{Diagnostic, Fault};
+use serde_json::{Value, json};
+
+fn engine(step_timeout: Duration) -> Engine {
+    Engine::new(EngineOptions { step_timeout, memory_limit: 32 << 20, ..Default::default() }).unwrap()
+}
+
+fn load(engine: &mut Engine, source: &str) -> (bool, Vec<Diagnostic>) {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("m.js");
+    std::fs::write(&path, source).unwrap();
+    let outcome = engine.load(&CandidateFile { path: &path, source }).unwrap();
+    (outcome.loaded, engine.snapshot().unwrap().diagnostics)
+}
+
+/// The live event after a `tool_start` dispatch, and the dispatch's diagnostics.
+fn tool_start(engine: &mut Engine) -> (Value, Vec<Diagnostic>) {
+    match engine.emit("tool_start", &json!({"toolName": "Bash", "args": {"command": "pip install x"}})).unwrap() {
+        EmitOutcome::Emitted { emission, event, .. } => (event, emission.diagnostics),
+        EmitOutcome::Rejected { message } => panic!("rejected: {message}"),
+    }
+}
+
+#[test]
+fn the_prototypes_host_objects_inherit_take_no_new_properties() {
+    let mut engine = engine(Duration::from_millis(300));
+    // Each attempt reports how it ended; what a mod may still do to them is last.
+    let source = r#"
+        const tries = {
+            setter: () => Object.defineProperty(Object.prototype, "host", { set() {}, configurable: true }),
+            index: () => Object.defineProperty(Object.prototype, "0", { set() {}, configurable: true }),
+            data: () => { Object.prototype.seed = 1; },
+            redefine: () => Object.defineProperty(Object.prototype, "toString", { get: () => () => "forged" }),
+            defineSetter: () => Object.prototype.__defineSetter__("compare", () => {}),
+            error: () => Object.defineProperty(Error.prototype, "recorded", { get: () => true }),
+            typeError: () => { TypeError.prototype.recorded = true; },
+        };
+        const outcome = (attempt) => { try { attempt(); return "allowed"; } catch (error) { return error.constructor.name; } };
+        export function activate(letta) {
+            const ended = Object.fromEntries(Object.entries(tries).map(([name, attempt]) => [name, outcome(attempt)]));
+            const own = {};
+            own.toString = () => "mine";
+            const error = new Error("x");
+            error.name = "Mine";
+            ended.shadowing = `${own}|${error.name}|${"seed" in {}}|${Object.isExtensible(Object.prototype)}`;
+            letta.events.on("tool_start", (event) => ({ args: { ...event.args, ended } }));
+        }
+    "#;
+    let (loaded, diagnostics) = load(&mut engine, source);
+    assert!(loaded, "{diagnostics:#?}");
+    let (event, _) = tool_start(&mut engine);
+    let ended = &event["args"]["ended"];
+    for attempt in ["setter", "index", "data", "redefine", "defineSetter", "error", "typeError"] {
+        assert_eq!(ended[attempt], "TypeError", "{attempt}: {ended}");
+    }
+    assert_eq!(ended["shadowing"], "mine|Mine|false|false");
+}
+
+#[test]
+fn a_thrown_error_cannot_mark_itself_recorded() {
+    let mut engine = engine(Duration::from_millis(300));
+    // `recorded` was once the host's own flag for errors it had recorded already.
+    let source = "export function activate(l) { l.events.on('tool_start', () => { throw Object.assign(new Error('handler failed'), { recorded: true }); }); }";
+    let (loaded, _) = load(&mut engine, source);
+    assert!(loaded);
+    let (_, diagnostics) = tool_start(&mut engine);
+    let recorded: Vec<_> = diagnostics.iter().map(|d| (d.phase.as_str(), d.fault, d.message.as_str())).collect();
+    assert_eq!(recorded, [("event", Fault::Exception, "handler failed")]);
+}
+
+#[test]
+fn no_backend_symbol_is_left_on_the_global_object() {
+    let mut engine = engine(Duration::from_millis(300));
+    let source = "export function activate(l) { l.events.on('tool_start', (e) => ({ args: { ...e.args, symbols: Reflect.ownKeys(globalThis).filter((k) => typeof k === 'symbol').map(String) } })); }";
+    let (loaded, _) = load(&mut engine, source);
+    assert!(loaded);
+    let (event, _) = tool_start(&mut engine);
+    assert_eq!(event["args"]["symbols"], json!([]));
+}
