@@ -115,6 +115,7 @@ const ATTACKS: &[(&str, &str, &str, Option<&str>)] = &[
     ("proto-steals-expected.js", "specs/uv-pip.json", "candidates/uv-pip/good-return-args.ts", None),
     ("proto-hides-disposer.js", "specs/turn-reminder.json", "candidates/turn-reminder/good-push-disposer.js", None),
     ("recorded-flag.js", "specs/turn-reminder.json", "candidates/turn-reminder/good-push-disposer.js", Some("exception")),
+    ("under-budget-handlers.js", "specs/uv-pip.json", "candidates/uv-pip/good-return-args.ts", Some("timeout")),
 ];
 
 #[test]

@@ -76,6 +76,7 @@ class Host {
     this.lastOwner = null;
     this.operation = null;
     this.stepState = null;
+    this.operationSteps = 0;
     this.clientPromise = null;
     this.sources = new Map();
     /** The candidate's text as last sent, for the dialect hint of a failed activation. */
@@ -200,17 +201,25 @@ class Host {
     return { generation: this.registry.generation };
   }
 
+  /**
+   * Starts an operation and, to spare the Rust side a call, its first step; an operation
+   * without steps is finished at once and its result comes back with the reply.
+   */
   start(args) {
     this.dshApi?.syncRegistry(this);
     const op = args.op;
     const Operation = Object.hasOwn(OPERATIONS, op) ? OPERATIONS[op] : undefined;
     if (!Operation) throw new Error(`unknown operation '${op}'`);
     this.operation = new Operation(this, args);
-    return { steps: this.operation.stepCount() };
+    const steps = this.operation.stepCount();
+    this.operationSteps = steps;
+    if (steps === 0) return { steps, finished: this.finish() };
+    this.step({ index: 0 });
+    return { steps };
   }
 
   step({ index }) {
-    const state = { settled: false, hostError: null };
+    const state = { index, settled: false, hostError: null };
     this.stepState = state;
     const operation = this.operation;
     Promise.resolve()
@@ -227,9 +236,18 @@ class Host {
     return {};
   }
 
-  poll() {
+  /**
+   * Whether the running step settled. Asked to `follow`, the host begins the next step at
+   * once after one that settled cleanly, sparing the Rust side a call; that side gives the
+   * next step its own budget before any of its code runs, and does not ask after the last
+   * step, or once the operation's time is used up.
+   */
+  poll({ follow = false }) {
     const state = this.stepState;
-    return { settled: state.settled, hostError: state.hostError, timers: clock.timers.size };
+    const reply = { settled: state.settled, hostError: state.hostError, timers: clock.timers.size };
+    const next = state.index + 1;
+    if (follow && state.settled && state.hostError === null && next < this.operationSteps) this.step({ index: next });
+    return reply;
   }
 
   advance() {

@@ -13,6 +13,7 @@ use std::time::Duration;
 use deno_core::{JsRuntime, ModuleSpecifier, PollEventLoopOptions, RuntimeOptions, v8};
 use serde::Deserialize;
 use serde::de::DeserializeOwned;
+use serde_json::value::RawValue;
 use serde_json::{Value, json};
 
 use crate::engine::{EngineError, EngineOptions, StopFault};
@@ -100,11 +101,16 @@ impl Booted {
     }
 }
 
+/// The reply to `start`: the operation's step count, and its result when it has no steps
+/// (otherwise the first step is already under way).
 #[derive(Deserialize)]
-struct StepCount {
+struct Started {
     steps: usize,
+    finished: Option<Box<RawValue>>,
 }
 
+/// The reply to `poll`. Asked to (`follow`), the host begins the next step at once when
+/// this one settled cleanly.
 #[derive(Deserialize)]
 #[serde(rename_all = "camelCase")]
 struct PollState {
@@ -119,8 +125,14 @@ enum CallFailure {
 }
 
 enum StepEnd {
-    Settled,
-    Stopped { fault: &'static str, message: String },
+    /// The step settled; `followed` when the host was asked to begin the next one, and did.
+    Settled {
+        followed: bool,
+    },
+    Stopped {
+        fault: &'static str,
+        message: String,
+    },
 }
 
 /// The last candidate transpiled: its path, source and result.
@@ -144,6 +156,11 @@ pub(crate) struct LocalEngine {
 /// N spinning handlers costs N budgets a turn; a mod that times out twice in
 /// one dispatch fails either way.
 const TIMED_OUT_STEPS_PER_OPERATION: usize = 2;
+
+/// The CPU time all the steps of one operation may use together, in step budgets. Steps
+/// that each stay under the budget would otherwise cost a turn as many budgets as the mod
+/// registers handlers; past this the rest are failed unrun.
+const OPERATION_BUDGETS: u32 = 4;
 
 impl LocalEngine {
     pub(crate) fn new(options: EngineOptions) -> Result<LocalEngine, EngineError> {
@@ -229,21 +246,39 @@ impl LocalEngine {
     /// calling `on_step` before each step starts.
     pub(crate) fn operate(&mut self, operation: &Operation, on_step: &mut dyn FnMut(usize)) -> Result<String, EngineError> {
         let args = serde_json::to_value(operation).map_err(|error| EngineError::Host(error.to_string()))?;
-        let StepCount { steps } = parse(&self.call(HostMethod::Start, &args)?).map_err(EngineError::Host)?;
+        let started: Started = parse(&self.call(HostMethod::Start, &args)?).map_err(EngineError::Host)?;
+        if let Some(result) = started.finished {
+            return Ok(result.get().to_owned());
+        }
+        // `start` began step 0, and each step that settles begins the next: only a step after
+        // one that was stopped needs a `step` call of its own.
+        let clock = ThreadCpuClock::current();
+        let allowance = self.options.step_timeout.saturating_mul(OPERATION_BUDGETS);
+        let spent_by = clock.now().saturating_add(allowance);
+        let mut begun = true;
         let mut timed_out = 0;
-        for index in 0..steps {
+        for index in 0..started.steps {
             on_step(index);
             let (fault, message) = if timed_out >= TIMED_OUT_STEPS_PER_OPERATION {
                 ("timeout", format!("not run: {timed_out} earlier steps of this operation ran out of time"))
+            } else if !begun && clock.now() >= spent_by {
+                ("timeout", format!("not run: this operation's steps used up its {} ms of CPU time", allowance.as_millis()))
             } else {
-                match self.run_step(index)? {
-                    StepEnd::Settled => continue,
+                // The last step is not followed: `finish` (which can run mod code, reading
+                // what the handlers returned) gets a budget of its own.
+                let follow_by = if index + 1 < started.steps { spent_by } else { Duration::ZERO };
+                match self.run_step(index, begun, follow_by)? {
+                    StepEnd::Settled { followed } => {
+                        begun = followed;
+                        continue;
+                    }
                     StepEnd::Stopped { fault, message } => {
                         timed_out += usize::from(fault == "timeout");
                         (fault, message)
                     }
                 }
             };
+            begun = false;
             self.call(HostMethod::Fail, &json!({ "index": index, "fault": fault, "message": message }))?;
         }
         self.call(HostMethod::Finish, &json!({}))
@@ -276,12 +311,15 @@ impl LocalEngine {
         }
     }
 
-    fn run_step(&mut self, index: usize) -> Result<StepEnd, EngineError> {
+    /// Runs step `index` under its own budget; `begun` when the host already began it. Once
+    /// it settles, the host begins the next step if the thread's CPU clock is short of
+    /// `follow_by` (the operation's time is not used up).
+    fn run_step(&mut self, index: usize, begun: bool, follow_by: Duration) -> Result<StepEnd, EngineError> {
         let budget = self.options.step_timeout;
         let clock = ThreadCpuClock::current();
         let deadline = clock.now() + budget;
         self.watchdog.arm(budget);
-        let end = self.drive_step(index, clock, deadline);
+        let end = self.drive_step(index, begun, clock, deadline, follow_by);
         self.watchdog.disarm();
         match end {
             Err(CallFailure::Terminated) => {
@@ -299,15 +337,26 @@ impl LocalEngine {
     }
 
     /// Runs step `index` until it settles; `deadline` is on the thread's CPU clock.
-    fn drive_step(&mut self, index: usize, clock: ThreadCpuClock, deadline: Duration) -> Result<StepEnd, CallFailure> {
-        self.call_raw(HostMethod::Step, &json!({ "index": index }).to_string())?;
+    fn drive_step(
+        &mut self,
+        index: usize,
+        begun: bool,
+        clock: ThreadCpuClock,
+        deadline: Duration,
+        follow_by: Duration,
+    ) -> Result<StepEnd, CallFailure> {
+        if !begun {
+            self.call_raw(HostMethod::Step, &json!({ "index": index }).to_string())?;
+        }
         loop {
             self.run_event_loop()?;
-            let poll: PollState = parse(&self.call_raw(HostMethod::Poll, "{}")?).map_err(CallFailure::Threw)?;
+            let follow = clock.now() < follow_by;
+            let args = if follow { r#"{"follow":true}"# } else { "{}" };
+            let poll: PollState = parse(&self.call_raw(HostMethod::Poll, args)?).map_err(CallFailure::Threw)?;
             if poll.settled {
                 return match poll.host_error {
                     Some(error) => Err(CallFailure::Threw(error)),
-                    None => Ok(StepEnd::Settled),
+                    None => Ok(StepEnd::Settled { followed: follow }),
                 };
             }
             if clock.now() >= deadline {

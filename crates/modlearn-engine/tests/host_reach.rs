@@ -1,6 +1,6 @@
 //! What a mod cannot do to the host it runs in: reach its objects through the prototypes
-//! every host object inherits, keep its own failures off the record, or find the backend's
-//! intrinsics.
+//! every host object inherits, keep its own failures off the record, or make one dispatch
+//! cost more than a few step budgets.
 
 use std::time::Duration;
 
@@ -83,4 +83,20 @@ fn no_backend_symbol_is_left_on_the_global_object() {
     assert!(loaded);
     let (event, _) = tool_start(&mut engine);
     assert_eq!(event["args"]["symbols"], json!([]));
+}
+
+#[test]
+fn the_handlers_of_one_dispatch_share_a_few_budgets() {
+    let mut engine = engine(Duration::from_millis(200));
+    // A thousand handlers, each a few milliseconds of work, far within its own budget: all of
+    // them would take seconds, more than the dispatch's four budgets on any machine.
+    let source = "export function activate(l) { for (let i = 0; i < 1000; i++) l.events.on('tool_start', () => { let x = 0; for (let j = 0; j < 5e5; j++) x += j; }); }";
+    let (loaded, _) = load(&mut engine, source);
+    assert!(loaded);
+    let (_, diagnostics) = tool_start(&mut engine);
+    assert!(!diagnostics.is_empty(), "every handler ran");
+    for diagnostic in &diagnostics {
+        assert_eq!(diagnostic.fault, Fault::Timeout, "{diagnostic:#?}");
+        assert!(diagnostic.message.contains("used up its 800 ms of CPU time"), "{}", diagnostic.message);
+    }
 }
