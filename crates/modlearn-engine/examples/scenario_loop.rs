@@ -9,6 +9,7 @@
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
+use modlearn_engine::worker::ProcessStat;
 use modlearn_engine::{CandidateFile, Engine};
 
 const SCENARIOS_PER_ENGINE: usize = 10;
@@ -74,7 +75,5 @@ fn main() {
 
 /// Minor page faults of process `pid` so far (Linux; 0 elsewhere).
 fn minor_faults(pid: u32) -> u64 {
-    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
-    // minflt is the 8th field after the command name's closing parenthesis.
-    stat.rsplit_once(')').and_then(|(_, rest)| rest.split_whitespace().nth(7)?.parse().ok()).unwrap_or(0)
+    ProcessStat::read(pid).map_or(0, |stat| stat.minor_faults)
 }

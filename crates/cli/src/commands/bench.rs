@@ -4,6 +4,7 @@
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
+use modlearn_engine::worker::ProcessStat;
 use modlearn_engine::{CandidateFile, Engine};
 use modlearn_runner::evaluate_candidates;
 use modlearn_spec::resolve_scenarios;
@@ -210,12 +211,7 @@ fn children_of(parents: &[u32]) -> Vec<u32> {
     let Ok(entries) = std::fs::read_dir("/proc") else { return Vec::new() };
     entries
         .filter_map(|entry| entry.ok()?.file_name().to_str()?.parse::<u32>().ok())
-        .filter(|pid| {
-            let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
-            // The parent is the second field after the command name's closing parenthesis.
-            let parent = stat.rsplit_once(')').and_then(|(_, rest)| rest.split_whitespace().nth(1)?.parse::<u32>().ok());
-            parent.is_some_and(|parent| parents.contains(&parent))
-        })
+        .filter(|pid| ProcessStat::read(*pid).is_some_and(|stat| parents.contains(&stat.parent)))
         .collect()
 }
 

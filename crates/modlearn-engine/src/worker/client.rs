@@ -21,7 +21,7 @@ use crate::engine::{EngineError, EngineOptions, StopFault};
 use crate::protocol::{HostMethod, Operation};
 use crate::worker::channel::{read_frame, receive_packet, send_packet, socket_pair, write_frame};
 use crate::worker::messages::{ControlReply, ControlRequest, EngineReply, EngineRequest};
-use crate::worker::{Isolation, ZYGOTE_ARGUMENT};
+use crate::worker::{Isolation, ProcessStat, ZYGOTE_ARGUMENT};
 
 /// The most times one request may start its outer deadline again. An engine process says
 /// a step starts at most once every 20 ms, so this is over twenty minutes of steps.
@@ -129,14 +129,8 @@ impl StepWatch {
 
 /// CPU time used by process `pid` (all threads) and whether its main thread is running or runnable.
 fn process_cpu(pid: i32) -> Option<(Duration, bool)> {
-    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
-    // The command name is in parentheses and may hold spaces; fields follow the last ')'.
-    let fields: Vec<&str> = stat.rsplit_once(')')?.1.split_whitespace().collect();
-    let running = matches!(fields.first(), Some(&"R"));
-    let ticks: u64 = fields.get(11)?.parse::<u64>().ok()? + fields.get(12)?.parse::<u64>().ok()?;
-    // SAFETY: sysconf has no preconditions.
-    let per_second = unsafe { libc::sysconf(libc::_SC_CLK_TCK) }.max(1) as u64;
-    Some((Duration::from_millis(ticks * 1000 / per_second), running))
+    let stat = ProcessStat::read(u32::try_from(pid).ok()?)?;
+    Some((stat.cpu_time(), stat.state == 'R'))
 }
 
 fn readable(stream: &UnixStream, timeout: Duration) -> bool {

@@ -13,6 +13,7 @@ mod channel;
 mod child;
 mod client;
 mod messages;
+mod process_stat;
 mod seal;
 mod zygote;
 
@@ -21,6 +22,7 @@ use std::path::PathBuf;
 use std::sync::OnceLock;
 
 pub(crate) use client::WorkerEngine;
+pub use process_stat::ProcessStat;
 
 /// The process ids of the engine zygotes running now (for memory figures).
 pub fn zygote_process_ids() -> Vec<u32> {
