@@ -20,6 +20,14 @@ fn load(engine: &mut Engine, source: &str) -> (bool, Vec<Diagnostic>) {
     (outcome.loaded, engine.snapshot().unwrap().diagnostics)
 }
 
+/// An engine with `source` loaded.
+fn loaded(step_timeout: Duration, source: &str) -> Engine {
+    let mut engine = engine(step_timeout);
+    let (loaded, diagnostics) = load(&mut engine, source);
+    assert!(loaded, "{diagnostics:#?}");
+    engine
+}
+
 /// The live event after a `tool_start` dispatch, and the dispatch's diagnostics.
 fn tool_start(engine: &mut Engine) -> (Value, Vec<Diagnostic>) {
     match engine.emit("tool_start", &json!({"toolName": "Bash", "args": {"command": "pip install x"}})).unwrap() {
@@ -30,7 +38,6 @@ fn tool_start(engine: &mut Engine) -> (Value, Vec<Diagnostic>) {
 
 #[test]
 fn the_prototypes_host_objects_inherit_take_no_new_properties() {
-    let mut engine = engine(Duration::from_millis(300));
     // Each attempt reports how it ended; what a mod may still do to them is last.
     let source = r#"
         const tries = {
@@ -53,9 +60,7 @@ fn the_prototypes_host_objects_inherit_take_no_new_properties() {
             letta.events.on("tool_start", (event) => ({ args: { ...event.args, ended } }));
         }
     "#;
-    let (loaded, diagnostics) = load(&mut engine, source);
-    assert!(loaded, "{diagnostics:#?}");
-    let (event, _) = tool_start(&mut engine);
+    let (event, _) = tool_start(&mut loaded(Duration::from_millis(300), source));
     let ended = &event["args"]["ended"];
     for attempt in ["setter", "index", "data", "redefine", "defineSetter", "error", "typeError"] {
         assert_eq!(ended[attempt], "TypeError", "{attempt}: {ended}");
@@ -65,35 +70,26 @@ fn the_prototypes_host_objects_inherit_take_no_new_properties() {
 
 #[test]
 fn a_thrown_error_cannot_mark_itself_recorded() {
-    let mut engine = engine(Duration::from_millis(300));
     // `recorded` was once the host's own flag for errors it had recorded already.
     let source = "export function activate(l) { l.events.on('tool_start', () => { throw Object.assign(new Error('handler failed'), { recorded: true }); }); }";
-    let (loaded, _) = load(&mut engine, source);
-    assert!(loaded);
-    let (_, diagnostics) = tool_start(&mut engine);
+    let (_, diagnostics) = tool_start(&mut loaded(Duration::from_millis(300), source));
     let recorded: Vec<_> = diagnostics.iter().map(|d| (d.phase.as_str(), d.fault, d.message.as_str())).collect();
     assert_eq!(recorded, [("event", Fault::Exception, "handler failed")]);
 }
 
 #[test]
 fn no_backend_symbol_is_left_on_the_global_object() {
-    let mut engine = engine(Duration::from_millis(300));
     let source = "export function activate(l) { l.events.on('tool_start', (e) => ({ args: { ...e.args, symbols: Reflect.ownKeys(globalThis).filter((k) => typeof k === 'symbol').map(String) } })); }";
-    let (loaded, _) = load(&mut engine, source);
-    assert!(loaded);
-    let (event, _) = tool_start(&mut engine);
+    let (event, _) = tool_start(&mut loaded(Duration::from_millis(300), source));
     assert_eq!(event["args"]["symbols"], json!([]));
 }
 
 #[test]
 fn the_handlers_of_one_dispatch_share_a_few_budgets() {
-    let mut engine = engine(Duration::from_millis(200));
     // A thousand handlers, each a few milliseconds of work, far within its own budget: all of
     // them would take seconds, more than the dispatch's four budgets on any machine.
     let source = "export function activate(l) { for (let i = 0; i < 1000; i++) l.events.on('tool_start', () => { let x = 0; for (let j = 0; j < 5e5; j++) x += j; }); }";
-    let (loaded, _) = load(&mut engine, source);
-    assert!(loaded);
-    let (_, diagnostics) = tool_start(&mut engine);
+    let (_, diagnostics) = tool_start(&mut loaded(Duration::from_millis(200), source));
     assert!(!diagnostics.is_empty(), "every handler ran");
     for diagnostic in &diagnostics {
         assert_eq!(diagnostic.fault, Fault::Timeout, "{diagnostic:#?}");
