@@ -8,6 +8,7 @@ use std::collections::{HashMap, HashSet, VecDeque};
 use std::io::{BufReader, BufWriter, Write};
 use std::os::fd::OwnedFd;
 use std::os::unix::net::UnixStream;
+use std::os::unix::process::CommandExt;
 use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::sync::{Arc, Condvar, Mutex, mpsc};
@@ -197,7 +198,10 @@ impl Zygote {
             .env_clear()
             .env("V82JSC_NO_BC_CACHE", "1")
             .stdin(Stdio::from(theirs))
-            .stdout(Stdio::null());
+            .stdout(Stdio::null())
+            // A process group of its own: the terminal's Ctrl-C is modlearn's to act on (the first
+            // one lets the candidates being judged finish), and must not kill the engines under it.
+            .process_group(0);
         if let Some(value) = std::env::var_os("MODLEARN_WORKER_STDERR") {
             command.env("MODLEARN_WORKER_STDERR", value);
         } else {
