@@ -147,6 +147,9 @@ pub(crate) struct LocalEngine {
     booted: Booted,
     watchdog: Watchdog,
     options: EngineOptions,
+    /// The settings the host has: a spare's defaults, which a candidate's own settings often
+    /// equal (then configuring again would only redo the same work).
+    configured: Option<Value>,
     load_count: u64,
     transpiled: Option<Transpiled>,
 }
@@ -170,7 +173,7 @@ impl LocalEngine {
     /// Arms a booted runtime: starts its watchdog and configures the host.
     pub(crate) fn from_booted(mut booted: Booted, options: EngineOptions) -> Result<LocalEngine, EngineError> {
         let watchdog = Watchdog::new(booted.runtime.v8_isolate().thread_safe_handle());
-        let mut engine = LocalEngine { booted, watchdog, options: options.clone(), load_count: 0, transpiled: None };
+        let mut engine = LocalEngine { booted, watchdog, options: options.clone(), configured: None, load_count: 0, transpiled: None };
         engine.configure(options)?;
         Ok(engine)
     }
@@ -189,7 +192,12 @@ impl LocalEngine {
             "seed": self.options.seed,
             "world": self.options.world,
         });
-        self.call(HostMethod::Configure, &config)?;
+        // No mod code ran since the last configuration, so the same settings would leave the
+        // host exactly as it is.
+        if self.configured.as_ref() != Some(&config) {
+            self.call(HostMethod::Configure, &config)?;
+            self.configured = Some(config);
+        }
         Ok(())
     }
 
