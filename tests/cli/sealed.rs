@@ -116,6 +116,10 @@ const ATTACKS: &[(&str, &str, &str, Option<&str>)] = &[
     ("proto-hides-disposer.js", "specs/turn-reminder.json", "candidates/turn-reminder/good-push-disposer.js", None),
     ("recorded-flag.js", "specs/turn-reminder.json", "candidates/turn-reminder/good-push-disposer.js", Some("exception")),
     ("under-budget-handlers.js", "specs/uv-pip.json", "candidates/uv-pip/good-return-args.ts", Some("timeout")),
+    // What the judge reads of a mod's values and errors.
+    ("own-slice-input.js", "specs/turn-reminder.json", "candidates/turn-reminder/good-push-disposer.js", None),
+    ("error-hasinstance.js", "specs/uv-pip.json", "candidates/uv-pip/good-return-args.ts", Some("host_access")),
+    ("forged-recorded-error.js", "specs/turn-reminder.json", "candidates/turn-reminder/good-push-disposer.js", None),
 ];
 
 #[test]

@@ -72,25 +72,68 @@ const PHASE_FAULTS = {
 
 /** Classifies a thrown value into a modlearn fault kind. */
 export function classifyFault(error) {
-  if (error && typeof error === "object") {
-    const message = String(error.message ?? "");
-    if (error.name === "HostAccessError" || message.includes("modlearn runs mods without host access")) {
-      return "host_access";
-    }
-    if (/stack overflow|maximum call stack/i.test(message)) return "stack_overflow";
-    if (/out of memory/i.test(message)) return "out_of_memory";
-  }
+  return classifyRead(readThrown(error));
+}
+
+function classifyRead({ isObject, name, ownMessage }) {
+  if (!isObject) return "exception";
+  const message = ownMessage;
+  if (name === "HostAccessError" || message.includes("modlearn runs mods without host access")) return "host_access";
+  if (/stack overflow|maximum call stack/i.test(message)) return "stack_overflow";
+  if (/out of memory/i.test(message)) return "out_of_memory";
   return "exception";
 }
 
-function messageOf(error) {
-  if (error instanceof Error) return error.message;
-  if (error && typeof error === "object" && typeof error.message === "string") return error.message;
+/** `read()`, or `fallback` when reading throws. */
+function guarded(read, fallback) {
   try {
-    return typeof error === "string" ? error : JSON.stringify(error) ?? String(error);
+    return read();
   } catch {
-    return String(error);
+    return fallback;
   }
+}
+
+/** `value` as text, or `fallback` when it cannot be made one. */
+function textOf(value, fallback) {
+  return typeof value === "string" ? value : guarded(() => String(value), fallback);
+}
+
+/**
+ * What a record needs of a thrown value, each read once and guarded: a getter that throws, a
+ * Proxy trap or a `toString` of the mod's must not stop the host recording the mod's failure
+ * (it would be reported as modlearn's own), nor decide the shape of the record.
+ */
+function readThrown(error) {
+  const isObject = (typeof error === "object" && error !== null) || typeof error === "function";
+  const isError = isObject && guarded(() => error instanceof Error, false);
+  const name = isObject ? guarded(() => error.name, undefined) : undefined;
+  const rawMessage = isObject ? guarded(() => error.message, undefined) : undefined;
+  let message;
+  if (isError || typeof rawMessage === "string") message = textOf(rawMessage ?? "", UNREADABLE);
+  else if (typeof error === "string") message = error;
+  else message = guarded(() => JSON.stringify(error) ?? String(error), undefined) ?? textOf(error, UNREADABLE);
+  return {
+    isObject,
+    isError,
+    name: isError || name ? textOf(name, "Error") : "Error",
+    message,
+    // What the value itself says its message is (the fault is judged by that alone).
+    ownMessage: isObject ? textOf(rawMessage ?? "", "") : "",
+    stack: isError ? guarded(() => error.stack, undefined) : undefined,
+  };
+}
+
+const UNREADABLE = "(the thrown value could not be read)";
+
+/** Letta's text for a thrown value (an Error's message, else `String(error)`), guarded. */
+export function errorText(error) {
+  return guarded(() => textOf(error instanceof Error ? error.message : String(error), UNREADABLE), UNREADABLE);
+}
+
+/** `error.name` when it is readable text, else "". */
+export function errorName(error) {
+  const name = guarded(() => (error ? error.name : undefined), undefined);
+  return typeof name === "string" ? name : "";
 }
 
 /**
@@ -98,18 +141,18 @@ function messageOf(error) {
  * `fault`). `timestamp` comes from the virtual clock, so it is reproducible.
  */
 export function makeDiagnostic({ owner, phase, error, capability, severity, fault, now }) {
-  const message = boundText(messageOf(error));
-  const kind = fault ?? PHASE_FAULTS[phase] ?? classifyFault(error);
-  const isError = error instanceof Error;
+  const thrown = readThrown(error);
+  const message = boundText(thrown.message);
+  const kind = fault ?? PHASE_FAULTS[phase] ?? classifyRead(thrown);
   const diagnostic = {
     capability: capability ?? undefined,
-    errorName: isError ? error.name : error && typeof error === "object" && error.name ? String(error.name) : "Error",
+    errorName: thrown.name,
     hint: hintFor(phase, capability, message, kind),
     mod: owner ? { id: owner.id, path: owner.path, scope: owner.scope, generation: owner.generation } : null,
     message,
     phase,
     severity: effectiveSeverity(phase, severity),
-    stack: phase === "report" || !isError ? undefined : boundText(cleanStack(error.stack)),
+    stack: phase === "report" || !thrown.isError ? undefined : boundText(cleanStack(thrown.stack)),
     timestamp: Reflect.apply(toISOString, new NativeDate(now), []),
     fault: kind,
   };

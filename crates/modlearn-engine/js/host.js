@@ -344,8 +344,10 @@ abortHooks.onListenerError = (error, reason) =>
 clock.currentOwner = () => host.lastOwner;
 clock.onTimerError = (error, owner) => host.record({ owner: owner ?? host.lastOwner, phase: "timer", error });
 hostAccess.onAccess = (error) => {
-  markRecorded(error);
+  // Marked only once it is on the record: a mark without a record would let a mod that catches
+  // this error throw it again, and have that failure counted as recorded.
   host.record({ owner: host.lastOwner, phase: host.phase ?? "timer", error, fault: "host_access" });
+  markRecorded(error);
 };
 core.setUnhandledPromiseRejectionHandler((_promise, reason) => {
   if (!wasRecorded(reason)) {

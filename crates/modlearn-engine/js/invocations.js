@@ -6,7 +6,7 @@
 import { AbortController, isAborted, signalOf } from "./abort.js";
 import { conversationHandle, withGetContextTrap } from "./context.js";
 import { clearHostTimeout, setHostTimeout } from "./platform.js";
-import { wasRecorded } from "./diagnostics.js";
+import { errorName, errorText, wasRecorded } from "./diagnostics.js";
 import { flattenToolResponse, thrownToolOutput, toolResultStatus, toolResultStreams } from "./tool-result.js";
 import {
   COMMAND_TIMEOUT_MS,
@@ -32,9 +32,7 @@ function withTrap(host, owner, ctx) {
   );
 }
 
-function messageOf(error) {
-  return error instanceof Error ? error.message : String(error);
-}
+const messageOf = errorText;
 
 /**
  * Records a failure once; a thrown host-access error was recorded when the
@@ -261,7 +259,8 @@ export class CheckPermissionsOperation {
     } catch (error) {
       // Letta reads `.decision` outside its try: the whole check throws.
       entry.outcome = "escaped";
-      this.escaped = `${error && error.name ? `${error.name}: ` : ""}${messageOf(error)}`;
+      const name = errorName(error);
+      this.escaped = `${name ? `${name}: ` : ""}${messageOf(error)}`;
       return;
     }
     if (!result) {

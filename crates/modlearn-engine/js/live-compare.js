@@ -8,6 +8,28 @@ const stringify = JSON.stringify;
 const entries = Object.entries;
 const isArray = Array.isArray;
 const localeCompare = Function.prototype.call.bind(String.prototype.localeCompare);
+const arraySlice = Function.prototype.call.bind(Array.prototype.slice);
+
+/**
+ * The live value, read once with the engine's own operations into arrays and objects of the
+ * host's: the comparison then calls no method of the mod's arrays (an own `slice` or `map`
+ * could show the judge the originals while the event holds something else). Keys whose value
+ * is `undefined` are kept, as stableJson prints them.
+ */
+function readLive(value) {
+  if (isArray(value)) {
+    const length = value.length;
+    const copy = [];
+    for (let index = 0; index < length; index++) copy.push(readLive(value[index]));
+    return copy;
+  }
+  if (typeof value === "object" && value !== null) {
+    const copy = {};
+    for (const [key, item] of entries(value)) copy[key] = readLive(item);
+    return copy;
+  }
+  return value;
+}
 
 /** Letta's stableJson: keys sorted with localeCompare; `undefined` where JSON has nothing. */
 export function stableJson(value) {
@@ -27,7 +49,7 @@ export function stableJson(value) {
 // fails JSON.stringify); here the comparison fails and says why.
 function printed(value) {
   try {
-    return { text: stableJson(value) };
+    return { text: stableJson(readLive(value)) };
   } catch (error) {
     return { text: undefined, error: `cannot print the value: ${String(error && error.message)}` };
   }
@@ -41,23 +63,26 @@ function valuesMatch(actual, expected) {
 /**
  * Runs `compare` ({compare: "args_equal" | "args_contain" | "input_prefix", expected}) on the
  * live `event`. Returns {matched, actual, mismatched}; `actual` is the printed live value.
+ * What decides the match is read once: the whole value, or for `args_contain` each expected
+ * key's value (as Letta's objectContains looks at no other).
  */
 export function compareLive(compare, event) {
   const { compare: kind, expected } = compare;
   const subject = kind === "input_prefix"
-    ? (isArray(event.input) ? event.input.slice(0, expected.length) : event.input)
+    ? (isArray(event.input) ? arraySlice(event.input, 0, expected.length) : event.input)
     : event.args;
-  const shown = printed(subject);
-  const actual = shown.error ?? String(shown.text);
   if (kind === "args_contain") {
+    const actual = printed(subject);
     const args = subject !== null && typeof subject === "object" ? subject : {};
     const mismatched = entries(expected)
       .filter(([key, value]) => !valuesMatch(args[key], value))
       .map(([key]) => key);
-    return { matched: mismatched.length === 0, actual, mismatched };
+    return { matched: mismatched.length === 0, actual: actual.error ?? String(actual.text), mismatched };
   }
   if (kind === "args_equal" || kind === "input_prefix") {
-    return { matched: valuesMatch(subject, expected), actual, mismatched: [] };
+    const shown = printed(subject);
+    const matched = shown.error === undefined && shown.text === stableJson(expected);
+    return { matched, actual: shown.error ?? String(shown.text), mismatched: [] };
   }
   throw new Error(`unknown live comparison '${String(kind)}'`);
 }

@@ -33,8 +33,10 @@ class LoadOperation {
     this.namespace = null;
     const registry = host.registry;
     const controller = new AbortController();
-    this.owner = { id: `${scope}:${path}`, path, scope, generation: registry.generation, controller };
+    // `seenAs`: where the mod sees itself (its virtual path), for what is said to mods about it.
+    this.owner = { id: `${scope}:${path}`, path, scope, generation: registry.generation, controller, seenAs: virtualPath(specifier) };
     Object.defineProperty(this.owner, "controller", { enumerable: false });
+    Object.defineProperty(this.owner, "seenAs", { enumerable: false });
     registry.owners[this.owner.id] = this.owner;
     registry.controllers[this.owner.id] = controller;
     host.lastOwner = this.owner;
@@ -73,7 +75,7 @@ class LoadOperation {
       return;
     }
     // `__filename` for the mod: its virtual path, without the load query.
-    modFile.path = decodeURIComponent(String(args.specifier).replace(/^file:\/\//, "").replace(/[?#].*$/, ""));
+    modFile.path = this.owner.seenAs;
     try {
       this.namespace = await import(args.specifier);
     } catch (error) {
@@ -130,6 +132,11 @@ class LoadOperation {
   finish() {
     return { loaded: !this.failed, owner: this.owner.id };
   }
+}
+
+/** The path of a module's file URL, without its load query. */
+function virtualPath(specifier) {
+  return decodeURIComponent(String(specifier).replace(/^file:\/\//, "").replace(/[?#].*$/, ""));
 }
 
 /** Calls only Pi's API has: a Letta spec was given a Pi extension. */

@@ -1,6 +1,8 @@
 // How Letta Code combines the answers of permission overlays
 // (checkModPermissions, reference §4): which answers count and which wins.
 
+import { errorText } from "./diagnostics.js";
+
 const DECISIONS = new Set(["allow", "ask", "alwaysAsk", "deny"]);
 
 /**
@@ -20,7 +22,7 @@ export function matchedRule(id) {
 
 /** The fail-closed decision when `check` throws; later overlays are not asked. */
 export function failedCheckDecision(id, error) {
-  const message = error instanceof Error ? error.message : String(error);
+  const message = errorText(error);
   return { decision: "deny", matchedRule: matchedRule(id), reason: `Mod permission '${id}' failed: ${message}` };
 }
 

@@ -53,8 +53,18 @@ function addTimer(fn, delay, args, interval) {
  */
 export function setHostTimeout(fn, delay, owner = null) {
   const id = clock.nextId++;
-  clock.timers.set(id, { id, due: clock.now + delay, seq: clock.seq++, fn, args: [], interval: null, owner });
+  clock.timers.set(id, { id, due: clock.now + delay, seq: clock.seq++, fn, args: [], interval: null, owner, host: true });
   return id;
+}
+
+/**
+ * A mod's clearTimeout, clearInterval and clearImmediate: its own timers only. The host's (a
+ * command's time limit, `AbortSignal.timeout`) are no timer a mod can name in Bun either, and
+ * their ids are easy to guess.
+ */
+function clearModTimer(id) {
+  const timer = clock.timers.get(id);
+  if (timer !== undefined && !timer.host) clock.timers.delete(id);
 }
 
 /** Cancels a timer made by `setHostTimeout`. */
@@ -267,10 +277,10 @@ export function installSandbox(global) {
   installAbort(global);
   global.setTimeout = (fn, delay, ...args) => addTimer(fn, delay, args, false);
   global.setInterval = (fn, delay, ...args) => addTimer(fn, delay, args, true);
-  global.clearTimeout = (id) => void clock.timers.delete(id);
-  global.clearInterval = (id) => void clock.timers.delete(id);
+  global.clearTimeout = clearModTimer;
+  global.clearInterval = clearModTimer;
   global.setImmediate = (fn, ...args) => addTimer(fn, 0, args, false);
-  global.clearImmediate = (id) => void clock.timers.delete(id);
+  global.clearImmediate = clearModTimer;
   delete global.Deno;
   delete global.__bootstrap;
   installHostTraps(global);

@@ -147,14 +147,16 @@ export function normalizePermission(permission) {
  */
 export function checkCollision({ kind, key, existing, owner, override, allowOverride }) {
   if (!existing) return;
+  // Thrown into the mod: the other owner as mods see it, never the host's path of the file.
+  const other = existing.owner.seenAs ?? existing.owner.path;
   const mine = SCOPE_PRIORITY[owner.scope] ?? 0;
   const theirs = SCOPE_PRIORITY[existing.owner.scope] ?? 0;
   if (theirs > mine) {
-    throw new Error(`Mod ${kind} '${key}' is already registered by higher-priority mod ${existing.owner.path}`);
+    throw new Error(`Mod ${kind} '${key}' is already registered by higher-priority mod ${other}`);
   }
   if (mine > theirs) return;
   if (allowOverride && override === true) return;
-  throw new Error(`Mod ${kind} '${key}' is already registered by ${existing.owner.path}`);
+  throw new Error(`Mod ${kind} '${key}' is already registered by ${other}`);
 }
 
 /**

@@ -4,7 +4,8 @@
 // referrer), and replace what would let a mod read the host's clock or
 // block its thread for good.
 
-import { clock, VIRTUAL_EPOCH_MS } from "./platform.js";
+import { clock, HostAccessError, VIRTUAL_EPOCH_MS } from "./platform.js";
+import { DataCloneError } from "./clone.js";
 
 /** Globals the backend defines for its own use; none is part of any platform a mod targets. */
 const BACKEND_PREFIXES = ["__v8x", "__bootstrap"];
@@ -118,10 +119,19 @@ function lockIntrinsics(global) {
   freeze(TypedArray);
   freeze(TypedArray.prototype);
   for (const name of TYPED_ARRAYS) {
-    if (global[name] === undefined) continue;
-    freeze(global[name]);
-    freeze(global[name].prototype);
+    const value = global[name];
+    if (value === undefined) continue;
+    // Bound read-only as well: the world's files are made with the global constructors.
+    lockBinding(global, name);
+    freeze(value);
+    freeze(value.prototype);
   }
+}
+
+/** Makes the global binding `name` read-only, as it is. */
+function lockBinding(global, name) {
+  const { value, enumerable } = Object.getOwnPropertyDescriptor(global, name);
+  Object.defineProperty(global, name, { value, writable: false, configurable: false, enumerable });
 }
 
 /** The prototypes every host object's chain ends in: plain objects and arrays, and errors. */
@@ -139,15 +149,28 @@ const CLOSED_PROTOTYPES = [
  * shadow them (`error.name = ...`) work as before, which freezing would break.
  */
 function closePrototypes(global) {
-  for (const name of CLOSED_PROTOTYPES) {
-    const prototype = global[name]?.prototype;
-    if (prototype === undefined) continue;
-    for (const key of Reflect.ownKeys(prototype)) {
-      if (Reflect.getOwnPropertyDescriptor(prototype, key).configurable) {
-        Reflect.defineProperty(prototype, key, { configurable: false });
-      }
+  const close = (object) => {
+    for (const key of Reflect.ownKeys(object)) {
+      if (Reflect.getOwnPropertyDescriptor(object, key).configurable) Reflect.defineProperty(object, key, { configurable: false });
     }
-    Object.preventExtensions(prototype);
+    Object.preventExtensions(object);
+  };
+  for (const name of CLOSED_PROTOTYPES) {
+    const constructor = global[name];
+    if (constructor === undefined) continue;
+    close(constructor.prototype);
+    if (name === "Object") continue;
+    // The constructors too: a `Symbol.hasInstance` of the mod's would answer the host's
+    // `instanceof Error`, and throw there to stop a record being made. Their statics stay
+    // writable (mods set `Error.stackTraceLimit`), and so does their global binding's value.
+    close(constructor);
+    lockBinding(global, name);
+  }
+  // The host's own error classes, which reach mods as what they catch.
+  for (const constructor of [HostAccessError, DataCloneError, global.DOMException]) {
+    if (typeof constructor !== "function") continue;
+    close(constructor.prototype);
+    close(constructor);
   }
 }
 

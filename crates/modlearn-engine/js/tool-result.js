@@ -2,6 +2,7 @@
 // status rule (getModToolStatus) and the content rule (flattenToolResponse).
 
 import { isAborted } from "./abort.js";
+import { errorText } from "./diagnostics.js";
 
 /** What the model is told when a tool call was aborted. */
 export const INTERRUPTED_BY_USER = "Interrupted by user";
@@ -72,14 +73,18 @@ export function toolResultStreams(result) {
 /** Letta's test for a thrown error that means the call was aborted. */
 export function isAbortError(error, signal) {
   if (isAborted(signal)) return true;
-  return (
-    error instanceof Error &&
-    (error.name === "AbortError" || error.message === "The operation was aborted" || error.code === "ABORT_ERR")
-  );
+  try {
+    return (
+      error instanceof Error &&
+      (error.name === "AbortError" || error.message === "The operation was aborted" || error.code === "ABORT_ERR")
+    );
+  } catch {
+    return false;
+  }
 }
 
 /** The tool result of a `run` that threw: its message, or Letta's abort text. */
 export function thrownToolOutput(error, signal) {
   if (isAbortError(error, signal)) return INTERRUPTED_BY_USER;
-  return error instanceof Error ? error.message : String(error);
+  return errorText(error);
 }

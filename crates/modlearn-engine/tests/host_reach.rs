@@ -48,6 +48,9 @@ fn the_prototypes_host_objects_inherit_take_no_new_properties() {
             defineSetter: () => Object.prototype.__defineSetter__("compare", () => {}),
             error: () => Object.defineProperty(Error.prototype, "recorded", { get: () => true }),
             typeError: () => { TypeError.prototype.recorded = true; },
+            hasInstance: () => Object.defineProperty(Error, Symbol.hasInstance, { value: () => true }),
+            errorBinding: () => { globalThis.RangeError = class {}; },
+            typedArrayBinding: () => { globalThis.Uint8Array = class {}; },
         };
         const outcome = (attempt) => { try { attempt(); return "allowed"; } catch (error) { return error.constructor.name; } };
         export function activate(letta) {
@@ -62,7 +65,9 @@ fn the_prototypes_host_objects_inherit_take_no_new_properties() {
     "#;
     let (event, _) = tool_start(&mut loaded(Duration::from_millis(300), source));
     let ended = &event["args"]["ended"];
-    for attempt in ["setter", "index", "data", "redefine", "defineSetter", "error", "typeError"] {
+    let attempts =
+        ["setter", "index", "data", "redefine", "defineSetter", "error", "typeError", "hasInstance", "errorBinding", "typedArrayBinding"];
+    for attempt in attempts {
         assert_eq!(ended[attempt], "TypeError", "{attempt}: {ended}");
     }
     assert_eq!(ended["shadowing"], "mine|Mine|false|false");
@@ -75,6 +80,15 @@ fn a_thrown_error_cannot_mark_itself_recorded() {
     let (_, diagnostics) = tool_start(&mut loaded(Duration::from_millis(300), source));
     let recorded: Vec<_> = diagnostics.iter().map(|d| (d.phase.as_str(), d.fault, d.message.as_str())).collect();
     assert_eq!(recorded, [("event", Fault::Exception, "handler failed")]);
+}
+
+#[test]
+fn a_thrown_value_whose_reads_throw_is_still_the_mods_failure() {
+    // Its message getter throws when the host reads it to record the failure.
+    let source = "export function activate(l) { l.events.on('tool_start', () => { throw { get message() { throw new Error('boom'); }, get name() { throw new Error('boom'); } }; }); }";
+    let (_, diagnostics) = tool_start(&mut loaded(Duration::from_millis(300), source));
+    let recorded: Vec<_> = diagnostics.iter().map(|d| (d.phase.as_str(), d.fault, d.error_name.as_str())).collect();
+    assert_eq!(recorded, [("event", Fault::Exception, "Error")], "{diagnostics:#?}");
 }
 
 #[test]
