@@ -75,17 +75,18 @@ export function classifyFault(error) {
   return classifyRead(readThrown(error));
 }
 
-function classifyRead({ isObject, name, ownMessage }) {
+function classifyRead({ isObject, name, ownMessage: message }) {
   if (!isObject) return "exception";
-  const message = ownMessage;
   if (name === "HostAccessError" || message.includes("modlearn runs mods without host access")) return "host_access";
   if (/stack overflow|maximum call stack/i.test(message)) return "stack_overflow";
   if (/out of memory/i.test(message)) return "out_of_memory";
   return "exception";
 }
 
+const isReference = (value) => (typeof value === "object" && value !== null) || typeof value === "function";
+
 /** `read()`, or `fallback` when reading throws. */
-function guarded(read, fallback) {
+export function guarded(read, fallback) {
   try {
     return read();
   } catch {
@@ -104,7 +105,7 @@ function textOf(value, fallback) {
  * (it would be reported as modlearn's own), nor decide the shape of the record.
  */
 function readThrown(error) {
-  const isObject = (typeof error === "object" && error !== null) || typeof error === "function";
+  const isObject = isReference(error);
   const isError = isObject && guarded(() => error instanceof Error, false);
   const name = isObject ? guarded(() => error.name, undefined) : undefined;
   const rawMessage = isObject ? guarded(() => error.message, undefined) : undefined;
@@ -172,7 +173,6 @@ export const TEXT_LIMIT = 4000;
  */
 const recordedErrors = new WeakSet();
 
-const isReference = (value) => (typeof value === "object" && value !== null) || typeof value === "function";
 
 /** Marks `error` recorded. */
 export function markRecorded(error) {

@@ -32,8 +32,6 @@ function withTrap(host, owner, ctx) {
   );
 }
 
-const messageOf = errorText;
-
 /**
  * Records a failure once; a thrown host-access error was recorded when the
  * trap fired, so that entry is reused.
@@ -92,7 +90,7 @@ export class RunToolOperation {
     const { host, tool } = this;
     const capability = { id: tool.name, kind: "tool" };
     this.diagnostics.push(recordOnce(host, error, { owner: tool.owner, phase: "tool.isEnabled", capability, fault }));
-    this.unavailable = `isEnabled(ctx) threw: ${messageOf(error)}`;
+    this.unavailable = `isEnabled(ctx) threw: ${errorText(error)}`;
   }
 
   async run() {
@@ -260,7 +258,7 @@ export class CheckPermissionsOperation {
       // Letta reads `.decision` outside its try: the whole check throws.
       entry.outcome = "escaped";
       const name = errorName(error);
-      this.escaped = `${name ? `${name}: ` : ""}${messageOf(error)}`;
+      this.escaped = `${name ? `${name}: ` : ""}${errorText(error)}`;
       return;
     }
     if (!result) {
@@ -350,7 +348,7 @@ export class RunCommandOperation {
     const { host, command } = this;
     const capability = { id: command.id, kind: "command" };
     this.diagnostics.push(recordOnce(host, error, { owner: command.owner, phase: "command.run", capability, fault }));
-    this.failure = messageOf(error);
+    this.failure = errorText(error);
   }
 
   fail(_index, error, fault) {

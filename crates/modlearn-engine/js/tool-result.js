@@ -2,7 +2,7 @@
 // status rule (getModToolStatus) and the content rule (flattenToolResponse).
 
 import { isAborted } from "./abort.js";
-import { errorText } from "./diagnostics.js";
+import { errorText, guarded } from "./diagnostics.js";
 
 /** What the model is told when a tool call was aborted. */
 export const INTERRUPTED_BY_USER = "Interrupted by user";
@@ -73,14 +73,11 @@ export function toolResultStreams(result) {
 /** Letta's test for a thrown error that means the call was aborted. */
 export function isAbortError(error, signal) {
   if (isAborted(signal)) return true;
-  try {
-    return (
-      error instanceof Error &&
-      (error.name === "AbortError" || error.message === "The operation was aborted" || error.code === "ABORT_ERR")
-    );
-  } catch {
-    return false;
-  }
+  return guarded(
+    () => error instanceof Error &&
+      (error.name === "AbortError" || error.message === "The operation was aborted" || error.code === "ABORT_ERR"),
+    false,
+  );
 }
 
 /** The tool result of a `run` that threw: its message, or Letta's abort text. */
