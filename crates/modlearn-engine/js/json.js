@@ -2,21 +2,46 @@
 // bigints must not make the host throw while it reports on them. Shared
 // (non-cyclic) references are written out in full each time.
 //
-// Object.prototype stays writable (seal.js says why), so nothing here may
-// consult it: what toPlain builds has no prototype at all, arrays included
-// (JSON.stringify asks every object and array it writes for a toJSON, and
-// an array's chain ends in Object.prototype), and a toJSON is only taken
-// from the value or a prototype below Object.prototype.
+// Nothing here may take a toJSON from Object.prototype, which stays writable
+// (seal.js says why): JSON.stringify asks every object and array it writes
+// for one, and every chain ends there. Once the seal has closed
+// Object.prototype to new properties (and it has no toJSON of its own), the
+// engine's JSON.stringify is safe and is used directly; only a value it
+// refuses (a cycle) or a prototype still open takes the careful walk, which
+// builds a copy with no prototypes at all and asks only what lies below.
 
-const { getOwnPropertyDescriptor, getPrototypeOf, keys, create, setPrototypeOf } = Object;
+const { getOwnPropertyDescriptor, getPrototypeOf, keys, create, setPrototypeOf, isExtensible, hasOwn } = Object;
 const ObjectPrototype = Object.prototype;
 const isArray = Array.isArray;
 const stringify = JSON.stringify;
 
 /** Serialises `value`; a cycle becomes "[Circular]", a bigint a string. */
 export function toJson(value) {
-  const text = stringify(toPlain(value, []));
+  let text;
+  if (isExtensible(ObjectPrototype) || hasOwn(ObjectPrototype, "toJSON")) {
+    text = stringify(toPlain(value, []));
+  } else {
+    try {
+      text = stringify(value, replaceUnwritable);
+    } catch {
+      // A cycle, or mod code that threw (it then throws again below, where it is reported).
+      text = stringify(toPlain(value, []));
+    }
+  }
   return text === undefined ? "null" : text;
+}
+
+/** What toPlain makes of the values JSON.stringify would drop or refuse. */
+function replaceUnwritable(_key, value) {
+  switch (typeof value) {
+    case "bigint":
+    case "symbol":
+      return value.toString();
+    case "function":
+      return `[Function ${value.name || "anonymous"}]`;
+    default:
+      return value;
+  }
 }
 
 /** The value's toJSON, looked up without reading anything on Object.prototype. */

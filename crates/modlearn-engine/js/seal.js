@@ -69,7 +69,7 @@ function installPerformance(global) {
  * Error.prototype stay writable: freezing them would make ordinary
  * assignments such as `error.name = ...` or `object.toString = ...` throw
  * (the "override mistake"), and the host does not rely on what a mod can
- * put there (json.js ignores an inherited toJSON, host records have no
+ * put there (json.js takes a toJSON from none of them, host records have no
  * prototype). String.prototype is frozen: the host's paths, command lines and
  * encodings run through its methods. `Date` stays too: node:util
  * lends the engine's own Date to the inspector it loads, and the host only

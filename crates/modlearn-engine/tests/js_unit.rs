@@ -68,3 +68,8 @@ fn world() {
 fn pi_events() {
     run("pi-events.test.js");
 }
+
+#[test]
+fn json_sealed() {
+    run("json-sealed.test.js");
+}
