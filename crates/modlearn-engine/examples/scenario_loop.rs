@@ -28,6 +28,7 @@ fn main() {
     let event = serde_json::json!({ "toolName": "Bash", "args": { "command": "pip install requests" }, "toolCallId": "t1" });
 
     let mut steps = [Duration::ZERO; STEPS.len()];
+    let mut first_steps = [Duration::ZERO; STEPS.len()];
     let mut by_index = [Duration::ZERO; SCENARIOS_PER_ENGINE];
     let mut faults = [0u64; SCENARIOS_PER_ENGINE];
     let mut starting = Duration::ZERO;
@@ -46,6 +47,9 @@ fn main() {
             let started = Instant::now();
             run();
             steps[step] += started.elapsed();
+            if scenario % SCENARIOS_PER_ENGINE == 0 {
+                first_steps[step] += started.elapsed();
+            }
         };
         timed(0, &mut || {
             engine.new_generation().expect("new generation");
@@ -65,6 +69,8 @@ fn main() {
     for (name, total) in STEPS.iter().zip(steps) {
         println!("{name}: {:.0} us", micros(total, count));
     }
+    let first: Vec<String> = STEPS.iter().zip(first_steps).map(|(name, total)| format!("{name} {:.0}", micros(total, engines))).collect();
+    println!("first scenario of an engine, us: {}", first.join(", "));
     let per_index: Vec<String> = by_index.iter().map(|total| format!("{:.0}", micros(*total, engines))).collect();
     println!("scenario 1..{SCENARIOS_PER_ENGINE} of an engine, us: {}", per_index.join(" "));
     if faults.iter().any(|&count| count > 0) {
