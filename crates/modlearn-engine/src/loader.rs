@@ -3,6 +3,7 @@
 //! refused with an error that says why, and the candidate sees that error at
 //! import time; the loader never reads the disk for a candidate.
 
+use std::borrow::Cow;
 use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -18,13 +19,21 @@ use modlearn_types::Dialect;
 
 use crate::host_sources::{HOST_SCHEME, host_module};
 
+/// A candidate file as the Rust side transpiled it.
+struct Primed {
+    code: String,
+    /// Kept apart from the code, which is compiled again on every load; deno_core asks for
+    /// it when a stack names the file ([`ModuleLoader::get_source_map`]).
+    source_map: Option<String>,
+}
+
 /// Serves host modules from the binary and candidate modules from the
 /// candidate's own directory.
 pub(crate) struct SandboxLoader {
     /// The candidate's directory; only files in it (or below) can be imported.
     root: RefCell<Option<PathBuf>>,
     /// Transpiled sources by path, so later load generations reuse them.
-    cache: RefCell<HashMap<PathBuf, String>>,
+    cache: RefCell<HashMap<PathBuf, Primed>>,
     /// When set, host modules are read from this directory instead of the
     /// binary (the JS unit tests use it to reach `js/tests/`).
     host_dir: Option<PathBuf>,
@@ -67,9 +76,9 @@ impl SandboxLoader {
         *self.root.borrow_mut() = Some(candidate);
     }
 
-    /// Records an already transpiled entry file, so it is not read twice.
-    pub(crate) fn prime(&self, path: PathBuf, code: String) {
-        self.cache.borrow_mut().insert(path, code);
+    /// Records an already transpiled entry file, so it is not read twice, and its source map.
+    pub(crate) fn prime(&self, path: PathBuf, code: String, source_map: Option<String>) {
+        self.cache.borrow_mut().insert(path, Primed { code, source_map });
     }
 
     /// Whether `path` is the candidate (`Ok`); else its path relative to the
@@ -99,7 +108,7 @@ impl SandboxLoader {
             Err(None) => return Err(refuse(specifier.as_str(), "a candidate is one file and may import no other")),
         }
         // The Rust side primes the candidate's transpiled code: the disk is never read here.
-        let Some(code) = self.cache.borrow().get(&path).cloned() else {
+        let Some(code) = self.cache.borrow().get(&path).map(|primed| primed.code.clone()) else {
             return Err(JsErrorBox::type_error(format!("Cannot find module '{}'", path.display())));
         };
         Ok(ModuleSource::new(ModuleType::JavaScript, ModuleSourceCode::String(code.into()), specifier, None))
@@ -124,6 +133,14 @@ impl ModuleLoader for SandboxLoader {
             return ModuleLoadResponse::Sync(Err(refuse(specifier.as_str(), "modlearn's own modules are not importable")));
         }
         self.load_unsealed(specifier, referrer, options)
+    }
+
+    fn get_source_map(&self, file_name: &str) -> Option<Cow<'_, [u8]>> {
+        // Every load generation's URL (its `?load=` query aside) names the same file.
+        let path = ModuleSpecifier::parse(file_name).ok()?.to_file_path().ok()?;
+        let cache = self.cache.borrow();
+        let map = cache.get(&normalize(&path))?.source_map.as_ref()?;
+        Some(Cow::Owned(map.as_bytes().to_vec()))
     }
 }
 

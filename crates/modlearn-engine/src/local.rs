@@ -20,7 +20,7 @@ use crate::engine::{EngineError, EngineOptions, StopFault};
 use crate::host_sources::{HOST_ENTRY, HOST_SCHEME};
 use crate::loader::SandboxLoader;
 use crate::protocol::{HostMethod, Language, Operation};
-use crate::transpile::{SourceKind, to_javascript};
+use crate::transpile::{SourceKind, to_javascript_mapped};
 use crate::watchdog::{ThreadCpuClock, Watchdog};
 
 /// A runtime with the host modules loaded and nothing else: no watchdog
@@ -135,11 +135,12 @@ enum StepEnd {
     },
 }
 
-/// The last candidate transpiled: its path, source and result.
+/// The last candidate transpiled: its path, its source and whether it transpiled (its code
+/// is primed in the loader).
 struct Transpiled {
     path: PathBuf,
     source: String,
-    result: Result<String, String>,
+    result: Result<(), String>,
 }
 
 /// One engine in this thread. Not `Send`.
@@ -231,10 +232,9 @@ impl LocalEngine {
         let fresh = !unchanged;
         if fresh {
             // Transpile errors name the file as the user knows it.
-            let result = to_javascript(&specifier, given, kind, source);
-            if let Ok(code) = &result {
-                self.booted.loader.prime(path.clone(), code.clone());
-            }
+            let result = to_javascript_mapped(&specifier, given, kind, source).map(|emitted| {
+                self.booted.loader.prime(path.clone(), emitted.code, emitted.source_map);
+            });
             self.transpiled = Some(Transpiled { path: path.clone(), source: source.to_owned(), result });
         }
         let transpile_error = self.transpiled.as_ref().and_then(|last| last.result.as_ref().err().cloned());

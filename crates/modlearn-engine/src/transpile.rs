@@ -35,11 +35,38 @@ impl SourceKind {
     }
 }
 
-/// Transpiles `source` when its kind needs it. The error is Letta's
-/// `<file>:<line>:<col> <message>` form.
+/// Transpiles `source` when its kind needs it, the source map inline. The error is
+/// Letta's `<file>:<line>:<col> <message>` form.
 pub fn to_javascript(specifier: &ModuleSpecifier, path: &std::path::Path, kind: SourceKind, source: &str) -> Result<String, String> {
+    Ok(emit(specifier, path, kind, source, SourceMapOption::Inline)?.code)
+}
+
+/// A candidate's JavaScript, and the source map of a transpiled one.
+pub(crate) struct Emitted {
+    pub(crate) code: String,
+    pub(crate) source_map: Option<String>,
+}
+
+/// As [`to_javascript`], with the source map apart: the engine compiles a candidate's code
+/// again on every load, and the loader hands deno_core the map only when a stack asks for it.
+pub(crate) fn to_javascript_mapped(
+    specifier: &ModuleSpecifier,
+    path: &std::path::Path,
+    kind: SourceKind,
+    source: &str,
+) -> Result<Emitted, String> {
+    emit(specifier, path, kind, source, SourceMapOption::Separate)
+}
+
+fn emit(
+    specifier: &ModuleSpecifier,
+    path: &std::path::Path,
+    kind: SourceKind,
+    source: &str,
+    map: SourceMapOption,
+) -> Result<Emitted, String> {
     if kind == SourceKind::JavaScript {
-        return Ok(source.to_owned());
+        return Ok(Emitted { code: source.to_owned(), source_map: None });
     }
     let parsed = deno_ast::parse_module(ParseParams {
         specifier: specifier.clone(),
@@ -62,14 +89,15 @@ pub fn to_javascript(specifier: &ModuleSpecifier, path: &std::path::Path, kind: 
             },
             &deno_ast::TranspileModuleOptions { module_kind: None },
             &deno_ast::EmitOptions {
-                // Inline, so stack traces can be mapped to the candidate's own lines.
-                source_map: SourceMapOption::Inline,
+                // So that stack traces can be mapped to the candidate's own lines.
+                source_map: map,
                 inline_sources: false,
                 ..Default::default()
             },
         )
         .map_err(|error| format!("{}: {error}", file_name(path)))?;
-    Ok(transpiled.into_source().text)
+    let emitted = transpiled.into_source();
+    Ok(Emitted { code: emitted.text, source_map: emitted.source_map })
 }
 
 fn diagnostic_text(path: &std::path::Path, error: &deno_ast::ParseDiagnostic) -> String {
