@@ -14,6 +14,9 @@ const { getOwnPropertyDescriptor, getPrototypeOf, keys, create, setPrototypeOf, 
 const ObjectPrototype = Object.prototype;
 const isArray = Array.isArray;
 const stringify = JSON.stringify;
+// A raw JSON value is written out verbatim by JSON.stringify, and its text may be JSON the
+// Rust side refuses (`1e1000` is out of a double's range): it is written as the object it is.
+const isRawJSON = JSON.isRawJSON ?? (() => false);
 
 /** Serialises `value`; a cycle becomes "[Circular]", a bigint a string. */
 export function toJson(value) {
@@ -39,6 +42,8 @@ function replaceUnwritable(_key, value) {
       return value.toString();
     case "function":
       return `[Function ${value.name || "anonymous"}]`;
+    case "object":
+      return value !== null && isRawJSON(value) ? { rawJSON: value.rawJSON } : value;
     default:
       return value;
   }

@@ -110,3 +110,24 @@ fn the_handlers_of_one_dispatch_share_a_few_budgets() {
         assert!(diagnostic.message.contains("used up its 800 ms of CPU time"), "{}", diagnostic.message);
     }
 }
+
+#[test]
+fn raw_json_in_a_mods_values_leaves_the_replies_readable() {
+    // `1e1000` is valid JSON text that no double holds: written verbatim, it made the Rust
+    // side refuse the whole reply, blaming modlearn and hiding the scenario's diagnostics.
+    let mut engine = loaded(
+        Duration::from_secs(2),
+        r#"export function activate(letta) {
+            letta.events.on("tool_start", (event) => {
+                event.args.big = JSON.rawJSON("1e1000");
+                letta.ui.openPanel({ id: "p", order: JSON.rawJSON("1e1000"), render: () => "x" });
+                letta.diagnostics.report({ message: "seen", severity: "warning" });
+            });
+        }"#,
+    );
+    let (event, _) = tool_start(&mut engine);
+    assert_eq!(event["args"]["big"], json!({ "rawJSON": "1e1000" }));
+    let snapshot = engine.snapshot().expect("the snapshot is readable");
+    assert_eq!(snapshot.panels[0]["order"], json!({ "rawJSON": "1e1000" }));
+    assert!(snapshot.diagnostics.iter().any(|d| d.message == "seen"), "{:#?}", snapshot.diagnostics);
+}

@@ -47,3 +47,8 @@ test("a getter that throws still throws, after the careful walk", () => {
   assertThrows(() => toJson(value), "getter");
   assertEqual(reads, 2);
 });
+
+test("raw JSON is written as the object it is, not as its text", () => {
+  assert(typeof JSON.rawJSON === "function", "the engine has JSON.rawJSON");
+  assertEqual(toJson({ n: JSON.rawJSON("1e1000"), list: [JSON.rawJSON("7")] }), '{"n":{"rawJSON":"1e1000"},"list":[{"rawJSON":"7"}]}');
+});
