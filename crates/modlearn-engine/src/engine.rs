@@ -6,11 +6,12 @@ use std::time::Duration;
 
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
-use serde_json::{Value, json};
+use serde_json::Value;
 
 use modlearn_types::{CommandRun, Compared, ConsoleLine, Dialect, Emission, LiveCompare, PermissionCheck, RegistrySnapshot, ToolRun};
 
-use crate::local::{LocalEngine, parse};
+use crate::batch::{self, Batch, Replies, Ticket};
+use crate::local::LocalEngine;
 use crate::protocol::{HostMethod, Operation};
 use crate::worker::WorkerEngine;
 use crate::world::WorldSeed;
@@ -182,7 +183,7 @@ impl Engine {
     /// Loads and activates `candidate` into the current load generation.
     /// Each call imports a fresh module instance.
     pub fn load(&mut self, candidate: &CandidateFile<'_>) -> Result<LoadOutcome, EngineError> {
-        self.load_instance(candidate, false)
+        self.one(|batch| batch.load(candidate, false))
     }
 
     /// Loads and activates `candidate` as Letta's `/reload` does: an unchanged
@@ -190,15 +191,7 @@ impl Engine {
     /// `<file>?mod=<mtime>`, the same URL), so module-level state persists and
     /// only `activate` runs again. A changed file gets a fresh instance.
     pub fn reload(&mut self, candidate: &CandidateFile<'_>) -> Result<LoadOutcome, EngineError> {
-        self.load_instance(candidate, true)
-    }
-
-    fn load_instance(&mut self, candidate: &CandidateFile<'_>, keep_instance: bool) -> Result<LoadOutcome, EngineError> {
-        let reply = match &mut self.backend {
-            Backend::Local(engine) => engine.load(candidate.path, candidate.source, keep_instance, &mut |_| {}),
-            Backend::Worker(engine) => engine.load(candidate.path, candidate.source, keep_instance),
-        }?;
-        parse(&reply).map_err(EngineError::Host)
+        self.one(|batch| batch.load(candidate, true))
     }
 
     /// Emits event `name` with payload `event` to every registered handler.
@@ -209,58 +202,46 @@ impl Engine {
     /// [`Engine::emit`], then `compare` made on the live event (JSON, which the event
     /// leaves the engine as, would lose what Letta's comparison sees).
     pub fn emit_compared(&mut self, name: &str, event: &Value, compare: Option<&LiveCompare>) -> Result<EmitOutcome, EngineError> {
-        self.run_operation(Operation::Emit { name: name.to_owned(), event: event.clone(), compare: compare.cloned() })
+        self.one(|batch| batch.emit_compared(name, event, compare))
     }
 
     /// Runs registered tool `tool_name` as Letta's host executes a mod tool:
     /// `isEnabled(ctx)`, then `run(ctx)` with `ctx.args = args`, its return
     /// value normalised to a status and output. Each is one step.
     pub fn run_tool(&mut self, tool_name: &str, args: &Value, tool_call_id: &str) -> Result<ToolRun, EngineError> {
-        self.run_operation(Operation::RunTool {
-            tool_name: tool_name.to_owned(),
-            args: args.clone(),
-            tool_call_id: tool_call_id.to_owned(),
-        })
+        self.one(|batch| batch.run_tool(tool_name, args, tool_call_id))
     }
 
     /// Asks every permission overlay about the tool call in `event`, one step
     /// per `isEnabled` and per `check`, and composes the answers as Letta's
     /// `checkModPermissions` does.
     pub fn check_permissions(&mut self, event: &Value) -> Result<PermissionCheck, EngineError> {
-        self.run_operation(Operation::CheckPermissions { event: event.clone() })
+        self.one(|batch| batch.check_permissions(event))
     }
 
     /// Runs slash command `/<command> <args>` (one step) and normalises its result.
     pub fn run_command(&mut self, command: &str, args: &str) -> Result<CommandRun, EngineError> {
-        self.run_operation(Operation::RunCommand { command: command.to_owned(), args: args.to_owned() })
+        self.one(|batch| batch.run_command(command, args))
     }
 
     /// Aborts every owner's signal and runs the disposers (reverse load order).
     pub fn dispose(&mut self) -> Result<DisposeOutcome, EngineError> {
-        self.run_operation(Operation::Dispose)
+        self.one(Batch::dispose)
     }
 
     /// Starts a new load generation with an empty registry.
     pub fn new_generation(&mut self) -> Result<u64, EngineError> {
-        #[derive(Deserialize)]
-        struct Generation {
-            generation: u64,
-        }
-        Ok(self.call::<Generation>(HostMethod::NewGeneration, &json!({}))?.generation)
+        self.one(Batch::new_generation)
     }
 
     /// The registry as it stands.
     pub fn snapshot(&mut self) -> Result<RegistrySnapshot, EngineError> {
-        self.call(HostMethod::Snapshot, &json!({}))
+        self.one(Batch::snapshot)
     }
 
     /// Console output since the last call.
     pub fn take_console(&mut self) -> Result<Vec<ConsoleLine>, EngineError> {
-        #[derive(Deserialize)]
-        struct Taken {
-            lines: Vec<ConsoleLine>,
-        }
-        Ok(self.call::<Taken>(HostMethod::TakeConsole, &json!({}))?.lines)
+        self.one(Batch::take_console)
     }
 
     /// The host's method and operation tables, as the JavaScript side lists them.
@@ -270,24 +251,39 @@ impl Engine {
             methods: Vec<String>,
             operations: Vec<String>,
         }
-        let tables: Tables = self.call(HostMethod::Protocol, &json!({}))?;
+        let tables: Tables = self.call(HostMethod::Protocol, &serde_json::json!({}))?;
         Ok((tables.methods, tables.operations))
     }
 
     /// Runs one host operation step by step, each step under its own budget.
     pub(crate) fn run_operation<T: DeserializeOwned>(&mut self, operation: Operation) -> Result<T, EngineError> {
-        let reply = match &mut self.backend {
-            Backend::Local(engine) => engine.operate(&operation, &mut |_| {}),
-            Backend::Worker(engine) => engine.operate(operation),
-        }?;
-        parse(&reply).map_err(EngineError::Host)
+        self.one(|batch| batch.operate(operation))
     }
 
     fn call<T: DeserializeOwned>(&mut self, method: HostMethod, args: &Value) -> Result<T, EngineError> {
-        let reply = match &mut self.backend {
-            Backend::Local(engine) => engine.call(method, args),
-            Backend::Worker(engine) => engine.call(method, args.clone()),
-        }?;
-        parse(&reply).map_err(EngineError::Host)
+        self.one(|batch| batch.call(method, args.clone()))
+    }
+
+    /// Runs a batch of one request.
+    fn one<T>(&mut self, queue: impl FnOnce(&mut Batch) -> Ticket<T>) -> Result<T, EngineError> {
+        let mut batch = Batch::new();
+        let ticket = queue(&mut batch);
+        self.run(batch).take(ticket)
+    }
+
+    /// Runs `batch`'s requests in order, each under its own budgets as it would run alone; an
+    /// engine process gets them in one request. Once one fails the rest are not run.
+    pub fn run(&mut self, batch: Batch) -> Replies {
+        if batch.is_empty() {
+            return Replies::new(Vec::new());
+        }
+        let mut replies = Vec::with_capacity(batch.requests.len());
+        match &mut self.backend {
+            Backend::Local(engine) => {
+                batch::run_in_order(batch.requests, |request| engine.run(request, &mut |_| {}), |reply| replies.push(reply))
+            }
+            Backend::Worker(engine) => replies = engine.run(batch.requests),
+        }
+        Replies::new(replies)
     }
 }

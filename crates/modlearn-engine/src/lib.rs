@@ -12,6 +12,7 @@
 //! stage) or whether the results are right (the judge).
 #![deny(missing_docs)]
 
+mod batch;
 mod engine;
 mod host_sources;
 #[doc(hidden)]
@@ -25,6 +26,7 @@ mod watchdog;
 pub mod worker;
 mod world;
 
+pub use batch::{Batch, Replies, Ticket};
 pub use engine::{CandidateFile, DisposeOutcome, EmitOutcome, Engine, EngineError, EngineOptions, LoadOutcome, StopFault};
 pub use host_sources::HOST_MODULES;
 pub use transpile::{SourceKind, transpile_file};

@@ -16,6 +16,7 @@ use serde::de::DeserializeOwned;
 use serde_json::value::RawValue;
 use serde_json::{Value, json};
 
+use crate::batch::Request;
 use crate::engine::{EngineError, EngineOptions, StopFault};
 use crate::host_sources::{HOST_ENTRY, HOST_SCHEME};
 use crate::loader::SandboxLoader;
@@ -202,19 +203,22 @@ impl LocalEngine {
         Ok(())
     }
 
+    /// Runs one command of a batch.
+    pub(crate) fn run(&mut self, request: Request, on_step: &mut dyn FnMut(usize)) -> Result<String, EngineError> {
+        match request {
+            Request::Load { path, source, keep_instance } => self.load(&path, &source, keep_instance, on_step),
+            Request::Operate(operation) => self.operate(&operation, on_step),
+            Request::Call { method, args } => self.call(method, &args),
+        }
+    }
+
     /// Loads and activates the candidate at `path` into the current load
     /// generation, as a fresh module instance. Replies with the host's JSON.
     ///
     /// With `keep_instance`, an unchanged file keeps the module instance of the
     /// last load, as Letta's `/reload` does (it imports `<file>?mod=<mtime>`,
     /// the same URL): module-level state persists and only `activate` runs again.
-    pub(crate) fn load(
-        &mut self,
-        path: &Path,
-        source: &str,
-        keep_instance: bool,
-        on_step: &mut dyn FnMut(usize),
-    ) -> Result<String, EngineError> {
+    fn load(&mut self, path: &Path, source: &str, keep_instance: bool, on_step: &mut dyn FnMut(usize)) -> Result<String, EngineError> {
         let given = path;
         // The mod sees itself at a virtual path (import.meta.url and its stack frames), never the host's.
         let file_name = path.file_name().map_or_else(|| "mod.js".into(), |name| name.to_os_string());
@@ -252,7 +256,7 @@ impl LocalEngine {
 
     /// Runs one operation step by step, each step under its own budget,
     /// calling `on_step` before each step starts.
-    pub(crate) fn operate(&mut self, operation: &Operation, on_step: &mut dyn FnMut(usize)) -> Result<String, EngineError> {
+    fn operate(&mut self, operation: &Operation, on_step: &mut dyn FnMut(usize)) -> Result<String, EngineError> {
         let args = serde_json::to_value(operation).map_err(|error| EngineError::Host(error.to_string()))?;
         let started: Started = parse(&self.call(HostMethod::Start, &args)?).map_err(EngineError::Host)?;
         if let Some(result) = started.finished {

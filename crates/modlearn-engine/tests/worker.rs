@@ -5,7 +5,7 @@
 use std::time::{Duration, Instant};
 
 use modlearn_engine::protocol::{HostMethod, Operation};
-use modlearn_engine::{CandidateFile, EmitOutcome, Engine, EngineError, EngineOptions, StopFault};
+use modlearn_engine::{Batch, CandidateFile, EmitOutcome, Engine, EngineError, EngineOptions, StopFault};
 use serde_json::json;
 
 fn options() -> EngineOptions {
@@ -68,6 +68,35 @@ fn a_native_loop_is_killed_from_outside(dir: &std::path::Path) {
     an_engine_runs_in_a_process_of_its_own(dir);
 }
 
+/// A batch's replies are those of its requests run one by one, and once the process is killed
+/// in one, that one and every later one get why, and the earlier ones keep their replies.
+fn a_batch_answers_as_its_requests_would_alone(dir: &std::path::Path) {
+    let source = "let calls = 0; export function activate(letta) { letta.events.on('tool_start', () => { \
+        if (++calls === 2) Array.prototype.includes.call({ length: 2 ** 53 - 1 }, 1); \
+        return { args: { calls } }; }); }";
+    let path = dir.join("batched.js");
+    std::fs::write(&path, source).unwrap();
+    let candidate = CandidateFile { path: &path, source };
+    let mut engine = Engine::new(options()).unwrap();
+    let mut batch = Batch::new();
+    let generation = batch.new_generation();
+    let load = batch.load(&candidate, false);
+    let first = batch.emit_compared("tool_start", &tool_start(), None);
+    let second = batch.emit_compared("tool_start", &tool_start(), None);
+    let snapshot = batch.snapshot();
+    let started = Instant::now();
+    let mut replies = engine.run(batch);
+    assert!(started.elapsed() < Duration::from_secs(5), "killed after {:?}", started.elapsed());
+    assert!(replies.take(generation).unwrap() > 0);
+    assert!(replies.take(load).unwrap().loaded);
+    let EmitOutcome::Emitted { event, .. } = replies.take(first).unwrap() else { panic!("rejected") };
+    assert_eq!(event["args"]["calls"], 1);
+    let error = replies.take(second).unwrap_err();
+    assert!(matches!(&error, EngineError::Stopped { fault: StopFault::Timeout, phase, .. } if phase == "event"), "{error:?}");
+    assert_eq!(replies.take(snapshot).unwrap_err().to_string(), error.to_string());
+    assert_eq!(engine.snapshot().unwrap_err().stop_fault(), Some(StopFault::Timeout));
+}
+
 fn engines_start_fast() {
     let count = 20;
     let started = Instant::now();
@@ -87,7 +116,9 @@ fn main() {
     println!("test the_protocol_tables_agree ... ok");
     a_native_loop_is_killed_from_outside(dir.path());
     println!("test a_native_loop_is_killed_from_outside ... ok");
+    a_batch_answers_as_its_requests_would_alone(dir.path());
+    println!("test a_batch_answers_as_its_requests_would_alone ... ok");
     engines_start_fast();
     println!("test engines_start_fast ... ok");
-    println!("\ntest result: ok. 4 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out");
+    println!("\ntest result: ok. 5 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out");
 }

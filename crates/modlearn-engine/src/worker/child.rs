@@ -5,6 +5,7 @@
 //! waits for its settings and serves one engine's requests until modlearn
 //! closes the socket.
 
+use std::cell::{Cell, RefCell};
 use std::io::{BufReader, BufWriter, Write};
 use std::os::fd::{AsRawFd, FromRawFd, IntoRawFd, OwnedFd};
 use std::os::unix::net::UnixStream;
@@ -12,14 +13,16 @@ use std::time::{Duration, Instant};
 
 use modlearn_types::Dialect;
 
+use crate::batch;
 use crate::engine::{EngineError, EngineOptions};
 use crate::local::{Booted, LocalEngine};
 use crate::worker::channel::{read_frame, write_frame};
 use crate::worker::messages::{EngineReply, EngineRequest};
 use crate::worker::seal;
 
-/// How long into a request a step may start before modlearn is told (so that its outer
-/// deadline starts again): far below the outer limits' slack (see `client::OuterLimits`).
+/// How long after modlearn was last told anything a step may start before modlearn is told (so
+/// that its outer deadline starts again): far below the outer limits' slack (see
+/// `client::OuterLimits`).
 const FRESH_DEADLINE_AFTER: Duration = Duration::from_millis(20);
 
 /// The descriptor the engine socket is moved to; every other one is closed.
@@ -57,25 +60,40 @@ pub(crate) fn serve_engine(booted: Booted, memory_limit: usize, dialect: Dialect
     if write_frame(&mut writer, &EngineReply::Ready(Ok(()))).and_then(|()| writer.flush()).is_err() {
         std::process::exit(0);
     }
+    let writer = RefCell::new(writer);
+    let mut broken = false;
     while let Ok(Some(request)) = read_frame::<EngineRequest>(&mut reader) {
-        // A step that starts soon after the request (or the last step frame) needs no fresh
-        // deadline: the outer limits leave far more slack than this, and most operations are
-        // done long before it, so most requests cost one wake-up of modlearn, not one per step.
-        let mut deadline_from = Instant::now();
+        let EngineRequest::Run(requests) = request else {
+            let refused = Err(EngineError::Host("an engine is configured once, when it starts".to_owned()));
+            broken |=
+                write_frame(&mut *writer.borrow_mut(), &EngineReply::Done(refused)).and_then(|()| writer.borrow_mut().flush()).is_err();
+            continue;
+        };
+        // Each reply goes out as soon as it is ready: modlearn must always know which request
+        // is running (mod code can run in any, and a process killed in one fails that one and
+        // those after it, not one before). Its outer deadline starts again at each frame it
+        // gets, so a step that starts soon after the last frame needs no frame of its own: the
+        // outer limits leave far more slack than this, and most requests are done long before.
+        let told = Cell::new(Instant::now());
+        let send = |reply: &EngineReply| {
+            let mut writer = writer.borrow_mut();
+            told.set(Instant::now());
+            write_frame(&mut *writer, reply).and_then(|()| writer.flush()).is_ok()
+        };
         let mut progress = |index: usize| {
-            if deadline_from.elapsed() < FRESH_DEADLINE_AFTER {
-                return;
+            if told.get().elapsed() >= FRESH_DEADLINE_AFTER {
+                broken |= !send(&EngineReply::Step { index });
             }
-            deadline_from = Instant::now();
-            let _ = write_frame(&mut writer, &EngineReply::Step { index }).and_then(|()| writer.flush());
         };
-        let result = match request {
-            EngineRequest::Configure(_) => Err(EngineError::Host("an engine is configured once, when it starts".to_owned())),
-            EngineRequest::Load { path, source, keep_instance } => engine.load(&path, &source, keep_instance, &mut progress),
-            EngineRequest::Operate(operation) => engine.operate(&operation, &mut progress),
-            EngineRequest::Call { method, args } => engine.call(method, &args),
-        };
-        if write_frame(&mut writer, &EngineReply::Done(result)).and_then(|()| writer.flush()).is_err() {
+        let mut replied = true;
+        batch::run_in_order(
+            requests,
+            |request| engine.run(request, &mut progress),
+            |result| {
+                replied &= send(&EngineReply::Done(result));
+            },
+        );
+        if broken || !replied {
             break;
         }
     }

@@ -9,17 +9,14 @@ use std::io::{BufReader, BufWriter, Write};
 use std::os::fd::OwnedFd;
 use std::os::unix::net::UnixStream;
 use std::os::unix::process::CommandExt;
-use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::sync::{Arc, Condvar, Mutex, mpsc};
 use std::time::{Duration, Instant};
 
-use serde_json::Value;
-
 use modlearn_types::Dialect;
 
+use crate::batch::Request;
 use crate::engine::{EngineError, EngineOptions, StopFault};
-use crate::protocol::{HostMethod, Operation};
 use crate::worker::channel::{read_frame, receive_packet, send_packet, socket_pair, write_frame};
 use crate::worker::messages::{ControlReply, ControlRequest, EngineReply, EngineRequest};
 use crate::worker::{Isolation, ProcessStat, ZYGOTE_ARGUMENT};
@@ -383,7 +380,11 @@ impl WorkerEngine {
         }
         engine.reader.get_ref().set_read_timeout(Some(SPAWN_DEADLINE)).map_err(|e| EngineError::Startup(e.to_string()))?;
         match read_frame::<EngineReply>(&mut engine.reader) {
-            Ok(Some(EngineReply::Ready(Ok(())))) => Ok(engine),
+            Ok(Some(EngineReply::Ready(Ok(())))) => {
+                // From here on the outer limits watch every reply.
+                engine.reader.get_ref().set_read_timeout(None).map_err(|e| EngineError::Startup(e.to_string()))?;
+                Ok(engine)
+            }
             Ok(Some(EngineReply::Ready(Err(error)))) => Err(error),
             _ => Err(engine.ended("activate", None)),
         }
@@ -393,28 +394,26 @@ impl WorkerEngine {
         self.pid as u32
     }
 
-    pub(crate) fn load(&mut self, path: &Path, source: &str, keep_instance: bool) -> Result<String, EngineError> {
-        let request = EngineRequest::Load { path: path.to_path_buf(), source: source.to_owned(), keep_instance };
-        self.request(&request, "activate")
-    }
-
-    pub(crate) fn operate(&mut self, operation: Operation) -> Result<String, EngineError> {
-        let phase = operation.phase();
-        self.request(&EngineRequest::Operate(operation), phase)
-    }
-
-    pub(crate) fn call(&mut self, method: HostMethod, args: Value) -> Result<String, EngineError> {
-        self.request(&EngineRequest::Call { method, args }, "timer")
-    }
-
-    fn request(&mut self, request: &EngineRequest, phase: &str) -> Result<String, EngineError> {
-        if let Some(gone) = &self.gone {
-            return Err(gone.clone());
+    /// Runs `requests` in one frame; one reply each, in order. Each one's outer deadline
+    /// starts when the last frame came (the engine says when a later step starts).
+    pub(crate) fn run(&mut self, requests: Vec<Request>) -> Vec<Result<String, EngineError>> {
+        let phases: Vec<&'static str> = requests.iter().map(Request::phase).collect();
+        let mut replies = Vec::with_capacity(phases.len());
+        if self.gone.is_none() && write_frame(&mut self.writer, &EngineRequest::Run(requests)).and_then(|()| self.writer.flush()).is_err() {
+            self.ended(phases.first().copied().unwrap_or("timer"), None);
         }
-        if write_frame(&mut self.writer, request).and_then(|()| self.writer.flush()).is_err() {
-            return Err(self.ended(phase, None));
+        for phase in phases {
+            let reply = match &self.gone {
+                Some(gone) => Err(gone.clone()),
+                None => self.reply(phase),
+            };
+            replies.push(reply);
         }
-        let _ = self.reader.get_ref().set_read_timeout(None);
+        replies
+    }
+
+    /// The next request's reply, watching the process until it comes.
+    fn reply(&mut self, phase: &str) -> Result<String, EngineError> {
         let mut step = StepWatch::start(self.pid);
         let mut fresh = FreshDeadlines::default();
         loop {

@@ -1,12 +1,9 @@
 //! What modlearn and its worker processes say to each other.
 
-use std::path::PathBuf;
-
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
 
+use crate::batch::Request;
 use crate::engine::{EngineError, EngineOptions};
-use crate::protocol::{HostMethod, Operation};
 
 /// modlearn → zygote, one packet each.
 #[derive(Debug, Serialize, Deserialize)]
@@ -52,24 +49,8 @@ pub(crate) enum EngineRequest {
     /// The engine's settings, the first frame and only then (the heap cap and dialect are the
     /// zygote's own); the engine answers [`EngineReply::Ready`].
     Configure(Box<EngineOptions>),
-    /// [`crate::Engine::load`].
-    Load {
-        /// The candidate's path as given (it names the owner; the engine never opens it).
-        path: PathBuf,
-        /// Its text.
-        source: String,
-        /// Keep the module instance of an unchanged file (Letta's `/reload`).
-        keep_instance: bool,
-    },
-    /// Runs an operation step by step.
-    Operate(Operation),
-    /// Calls one host method.
-    Call {
-        /// Which.
-        method: HostMethod,
-        /// Its argument.
-        args: Value,
-    },
+    /// Commands to run in order ([`crate::Batch`]): one [`EngineReply::Done`] each.
+    Run(Vec<Request>),
 }
 
 /// engine process → modlearn, one frame each.
@@ -77,11 +58,11 @@ pub(crate) enum EngineRequest {
 pub(crate) enum EngineReply {
     /// The engine is configured and sealed (or why it could not be).
     Ready(Result<(), EngineError>),
-    /// A step of mod code starts: the wall-clock deadline starts again.
+    /// A step of mod code of the running request starts: the wall-clock deadline starts again.
     Step {
         /// Its index in the operation.
         index: usize,
     },
-    /// The request's result: the host's JSON reply.
+    /// A request's result: the host's JSON reply.
     Done(Result<String, EngineError>),
 }
