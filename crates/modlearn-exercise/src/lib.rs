@@ -12,13 +12,16 @@
 #![deny(missing_docs)]
 
 mod lifecycle;
+mod probe;
 pub mod session;
 
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use modlearn_engine::{CandidateFile, EmitOutcome, Engine, EngineError, EngineOptions, StopFault, WorldSeed};
+use modlearn_engine::{Batch, CandidateFile, Engine, EngineError, EngineOptions, StopFault, WorldSeed};
 use modlearn_types::{ConsoleLine, Diagnostic, Dialect, Fault, Observation, Probe, RegistrySnapshot, Severity};
+
+use crate::probe::Pending;
 use serde::Serialize;
 
 /// The probes of one scenario, in order.
@@ -168,35 +171,51 @@ fn run_scenario(
     observations: &mut Vec<Observation>,
     session: &mut Option<session::SessionOutcome>,
 ) -> Result<(RegistrySnapshot, Vec<ConsoleLine>), EngineError> {
-    engine.new_generation()?;
-    engine.load(candidate)?;
-    let at_load = snapshot_at_load(engine, &plan.probes)?;
+    // Everything up to the session in one batch: no request depends on an earlier reply,
+    // only on its success, and the replies are read in order as if each ran alone.
+    let mut batch = Batch::new();
+    let generation = batch.new_generation();
+    let load = batch.load(candidate, false);
+    let wants = |wanted: fn(&Probe) -> bool| plan.probes.iter().any(wanted);
+    let at_load = wants(|probe| matches!(probe, Probe::LoadSnapshot)).then(|| batch.snapshot());
+    let pending: Vec<Pending> = plan.probes.iter().map(|probe| probe::queue(&mut batch, probe)).collect();
+    let snapshot = batch.snapshot();
+    let dispose = batch.dispose();
+    // The world as the scenario left it, dispose included: a command a disposer runs counts,
+    // and timers still pending are in it (what they would do later cannot be judged).
+    let end = wants(|probe| matches!(probe, Probe::EndSnapshot)).then(|| batch.snapshot());
+    let console = plan.session.is_none().then(|| batch.take_console());
+    let mut replies = engine.run(batch);
+
+    replies.take(generation)?;
+    replies.take(load)?;
+    let at_load = at_load.map(|ticket| replies.take(ticket)).transpose()?;
     let first = observations.len();
-    for probe in &plan.probes {
-        if probe.is_lifecycle() {
+    for (probe, pending) in plan.probes.iter().zip(pending) {
+        let observation = match pending {
             // Lifecycle probes load the candidate in engines of their own.
-            let others: Vec<Probe> = plan.probes.iter().filter(|p| !p.is_lifecycle()).cloned().collect();
-            observations.push(lifecycle::observe_lifecycle(candidate, probe, &others, options));
-            continue;
-        }
-        if matches!(probe, Probe::EndSnapshot) {
+            Pending::Lifecycle => {
+                let others: Vec<Probe> = plan.probes.iter().filter(|p| !p.is_lifecycle()).cloned().collect();
+                lifecycle::observe_lifecycle(candidate, probe, &others, options)
+            }
             // Filled in below, once every other probe ran.
-            observations.push(Observation::EngineFailure { message: "the scenario stopped before its end".to_owned() });
-            continue;
-        }
-        observations.push(observe(engine, probe, at_load.as_ref())?);
+            Pending::AtEnd => Observation::EngineFailure { message: "the scenario stopped before its end".to_owned() },
+            pending => probe::read(probe, pending, &mut replies, at_load.as_ref())?,
+        };
+        observations.push(observation);
     }
-    let snapshot = engine.snapshot()?;
-    engine.dispose()?;
-    if plan.probes.iter().any(|probe| matches!(probe, Probe::EndSnapshot)) {
-        // The world as the scenario left it, dispose included: a command a disposer runs counts,
-        // and timers still pending are in it (what they would do later cannot be judged).
-        let end = engine.snapshot()?;
+    let snapshot = replies.take(snapshot)?;
+    replies.take(dispose)?;
+    if let Some(end) = end {
+        let end = replies.take(end)?;
         for (probe, observation) in plan.probes.iter().zip(&mut observations[first..]) {
             if matches!(probe, Probe::EndSnapshot) {
                 *observation = Observation::Snapshot { snapshot: end.clone() };
             }
         }
+    }
+    if let Some(console) = console {
+        return Ok((snapshot, replies.take(console)?));
     }
     if let Some(plan) = &plan.session {
         // A fresh load, as Letta's headless run is a process of its own.
@@ -218,27 +237,4 @@ fn run_scenario(
 /// The registry right after a load, when one of `probes` (about to run) asks for it.
 fn snapshot_at_load(engine: &mut Engine, probes: &[Probe]) -> Result<Option<RegistrySnapshot>, EngineError> {
     if probes.iter().any(|probe| matches!(probe, Probe::LoadSnapshot)) { engine.snapshot().map(Some) } else { Ok(None) }
-}
-
-/// Runs one probe; `at_load` is the registry right after the load (taken now when absent).
-fn observe(engine: &mut Engine, probe: &Probe, at_load: Option<&RegistrySnapshot>) -> Result<Observation, EngineError> {
-    Ok(match probe {
-        Probe::Snapshot | Probe::EndSnapshot => Observation::Snapshot { snapshot: engine.snapshot()? },
-        Probe::LoadSnapshot => Observation::Snapshot {
-            snapshot: match at_load {
-                Some(snapshot) => snapshot.clone(),
-                None => engine.snapshot()?,
-            },
-        },
-        Probe::Emit { event, payload, compare } => match engine.emit_compared(event, payload, compare.as_ref())? {
-            EmitOutcome::Emitted { emission, event, compared } => {
-                Observation::Emitted { before: payload.clone(), after: event, emission, compared }
-            }
-            EmitOutcome::Rejected { message } => Observation::Rejected { message },
-        },
-        Probe::RunTool { tool_name, args, tool_call_id } => Observation::ToolRan { run: engine.run_tool(tool_name, args, tool_call_id)? },
-        Probe::CheckPermissions { event } => Observation::PermissionChecked { check: engine.check_permissions(event)? },
-        Probe::RunCommand { command, args } => Observation::CommandRan { run: engine.run_command(command, args)? },
-        lifecycle => Observation::EngineFailure { message: format!("a lifecycle probe cannot run inside another one: {lifecycle:?}") },
-    })
 }

@@ -10,7 +10,8 @@ use modlearn_types::{
     RegistrySnapshot, ReloadCycle, RepeatReport,
 };
 
-use crate::{observe, snapshot_at_load};
+use crate::probe::observe;
+use crate::snapshot_at_load;
 
 /// How far the clock moves between the two runs of a `Repeat` probe (one day).
 const CLOCK_SHIFT_MS: u64 = 24 * 60 * 60 * 1000;
