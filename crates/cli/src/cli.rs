@@ -495,6 +495,10 @@ pub struct BenchArgs {
     #[arg(long, value_name = "K", default_value_t = 16, value_parser = clap::value_parser!(u64).range(1..=10000))]
     pub copies: u64,
 
+    /// How many times the whole set is timed, on each side; the figures are the medians
+    #[arg(long, value_name = "N", default_value_t = 5, value_parser = clap::value_parser!(u64).range(1..=100))]
+    pub rounds: u64,
+
     /// Also time the same files under Node.js with a Letta-style in-process harness (needs `--trust-candidates`)
     #[arg(long)]
     pub node_baseline: bool,

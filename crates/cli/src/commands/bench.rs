@@ -39,10 +39,11 @@ pub fn run(args: BenchArgs) -> Result<u8, CliError> {
         }
     };
     say(format!(
-        "bench: {} candidate file(s) x {} copies = {} evaluations, {} job(s); spec `{}` ({} scenarios, {assertions} assertions)",
+        "bench: {} candidate file(s) x {} copies = {} evaluations a round, {} round(s), {} job(s); spec `{}` ({} scenarios, {assertions} assertions)",
         args.candidates.len(),
         args.copies,
         paths.len(),
+        args.rounds,
         settings.jobs,
         args.spec.display(),
         scenarios.len()
@@ -60,19 +61,27 @@ pub fn run(args: BenchArgs) -> Result<u8, CliError> {
     // Warm up once so one-time process costs do not count against either side.
     evaluate_candidates(&scenarios, &paths[..1], &settings, &|_| {});
     drop(modlearn_engine::worker::take_ready_times());
-    let started = Instant::now();
-    let evaluations = evaluate_candidates(&scenarios, &paths, &settings, &|_| {});
-    let wall = started.elapsed();
+    // The machine's speed drifts over seconds (a VM's neighbours): each side is timed over
+    // several rounds and compared by its median round.
+    let mut round_ms = Vec::with_capacity(args.rounds as usize);
+    let mut latencies = Vec::new();
+    for _ in 0..args.rounds {
+        let started = Instant::now();
+        let evaluations = evaluate_candidates(&scenarios, &paths, &settings, &|_| {});
+        round_ms.push(started.elapsed().as_secs_f64() * 1000.0 / paths.len() as f64);
+        latencies.extend(evaluations.iter().map(|e| e.elapsed));
+    }
     let mut ready = modlearn_engine::worker::take_ready_times();
     ready.sort();
-    let mut latencies: Vec<Duration> = evaluations.iter().map(|e| e.elapsed).collect();
     latencies.sort();
-    let per_candidate = wall.as_secs_f64() * 1000.0 / paths.len() as f64;
+    let rounds = Rounds::of(round_ms);
+    let per_candidate = rounds.median;
     let (p50, p95, max) =
         (ms(percentile(&latencies, 0.50)), ms(percentile(&latencies, 0.95)), ms(*latencies.last().unwrap_or(&Duration::ZERO)));
     say(format!(
-        "modlearn: {:.1} candidates/s; wall time per candidate {per_candidate:.2} ms; latency p50 {p50:.1} ms, p95 {p95:.1} ms, max {max:.1} ms",
-        paths.len() as f64 / wall.as_secs_f64(),
+        "modlearn: {:.1} candidates/s; wall time per candidate {per_candidate:.2} ms ({}); latency p50 {p50:.1} ms, p95 {p95:.1} ms, max {max:.1} ms",
+        1000.0 / per_candidate,
+        rounds.spread(),
     ));
 
     let back_to_back = engine_startup(&settings.engine, 25)?;
@@ -89,13 +98,16 @@ pub fn run(args: BenchArgs) -> Result<u8, CliError> {
     ));
     let mut letta = serde_json::Value::Null;
     if let Some(letta_dir) = &args.letta_baseline {
-        match letta_baseline::measure(letta_dir, &args.spec, &args.candidates, args.copies as usize) {
-            Ok(letta_ms) => {
+        match letta_baseline::measure(letta_dir, &args.spec, &args.candidates, args.copies as usize, args.rounds) {
+            Ok(letta_rounds) => {
+                let letta_rounds = Rounds::of(letta_rounds);
+                let letta_ms = letta_rounds.median;
                 say(format!(
-                    "vs Letta Code's own harness (runModLearning under Bun), same files, same run: {letta_ms:.2} ms per candidate; ratio {:.3} (target <= 0.1)",
+                    "vs Letta Code's own harness (runModLearning under Bun), same files, same run: {letta_ms:.2} ms per candidate ({}); ratio {:.3} (target <= 0.1)",
+                    letta_rounds.spread(),
                     per_candidate / letta_ms
                 ));
-                letta = serde_json::json!({ "msPerCandidate": letta_ms, "ratio": per_candidate / letta_ms });
+                letta = serde_json::json!({ "msPerCandidate": letta_ms, "roundsMs": letta_rounds.each, "ratio": per_candidate / letta_ms });
             }
             Err(error) => {
                 say(format!("Letta baseline: not measured ({error})"));
@@ -125,10 +137,12 @@ pub fn run(args: BenchArgs) -> Result<u8, CliError> {
             "candidates": args.candidates.len(),
             "copies": args.copies,
             "evaluations": paths.len(),
+            "rounds": args.rounds,
             "jobs": settings.jobs,
             "memory": { "engines": 8, "proportionalMb": mb(alive), "beforeMb": mb(before) },
-            "candidatesPerSecond": paths.len() as f64 / wall.as_secs_f64(),
+            "candidatesPerSecond": 1000.0 / per_candidate,
             "msPerCandidate": per_candidate,
+            "msPerCandidateRounds": rounds.each,
             "latencyMs": { "p50": p50, "p95": p95, "max": max },
             "engineReadyMs": { "median": ms(percentile(&ready, 0.5)), "engines": ready.len(), "backToBack": ms(back_to_back) },
             "lettaRatio": per_candidate / LETTA_MS_PER_CANDIDATE,
@@ -139,6 +153,36 @@ pub fn run(args: BenchArgs) -> Result<u8, CliError> {
     }
 
     Ok(SUCCESS)
+}
+
+/// Milliseconds per candidate of each round, and their median.
+struct Rounds {
+    each: Vec<f64>,
+    median: f64,
+}
+
+impl Rounds {
+    fn of(each: Vec<f64>) -> Rounds {
+        let mut sorted = each.clone();
+        sorted.sort_by(f64::total_cmp);
+        let middle = sorted.len() / 2;
+        let median = match sorted.len() {
+            0 => 0.0,
+            n if n % 2 == 0 => (sorted[middle - 1] + sorted[middle]) / 2.0,
+            _ => sorted[middle],
+        };
+        Rounds { each, median }
+    }
+
+    /// How the rounds spread, for the sentence after the median.
+    fn spread(&self) -> String {
+        let fastest = self.each.iter().copied().fold(f64::INFINITY, f64::min);
+        let slowest = self.each.iter().copied().fold(0.0, f64::max);
+        match self.each.len() {
+            1 => "one round".to_owned(),
+            n => format!("median of {n} rounds, {fastest:.2} to {slowest:.2}"),
+        }
+    }
 }
 
 fn ms(duration: Duration) -> f64 {

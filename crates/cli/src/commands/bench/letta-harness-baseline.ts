@@ -1,7 +1,8 @@
 // The same-run baseline of `modlearn bench --letta-baseline DIR`: Letta Code's own learning
 // harness (`runModLearning` from the letta-code checkout in LETTA_CODE_DIR, imported, never
-// copied) judging each candidate file of a plan in turn, as `learn-mod.ts --candidate` would.
-// Prints {"evaluations", "elapsedMs"}; the first evaluation warms Bun up and is not counted.
+// copied) judging each candidate file of a plan in turn, as `learn-mod.ts --candidate` would,
+// the whole list `rounds` times. Prints {"evaluations", "roundsMs"} (evaluations per round, the
+// time of each round); the first evaluation warms Bun up and is not counted.
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
@@ -13,7 +14,7 @@ if (!lettaDir || !planPath) {
   process.exit(2);
 }
 const { runModLearning } = await import(path.join(path.resolve(lettaDir), "src/mods/learning-harness.ts"));
-const plan: { spec: string; candidates: string[] } = JSON.parse(await readFile(planPath, "utf8"));
+const plan: { spec: string; candidates: string[]; rounds: number } = JSON.parse(await readFile(planPath, "utf8"));
 const spec = JSON.parse(await readFile(plan.spec, "utf8"));
 const scratch = await mkdtemp(path.join(os.tmpdir(), "letta-bench-"));
 
@@ -32,10 +33,13 @@ async function judge(candidate: string, index: number) {
 
 try {
   await judge(plan.candidates[0], -1);
-  const started = performance.now();
-  for (const [index, candidate] of plan.candidates.entries()) await judge(candidate, index);
-  const elapsedMs = performance.now() - started;
-  process.stdout.write(`${JSON.stringify({ evaluations: plan.candidates.length, elapsedMs })}\n`);
+  const roundsMs: number[] = [];
+  for (let round = 0; round < plan.rounds; round++) {
+    const started = performance.now();
+    for (const [index, candidate] of plan.candidates.entries()) await judge(candidate, round * plan.candidates.length + index);
+    roundsMs.push(performance.now() - started);
+  }
+  process.stdout.write(`${JSON.stringify({ evaluations: plan.candidates.length, roundsMs })}\n`);
 } finally {
   await rm(scratch, { recursive: true, force: true });
 }

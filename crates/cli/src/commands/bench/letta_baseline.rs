@@ -7,8 +7,9 @@ use std::process::{Command, Stdio};
 
 const SCRIPT: &str = include_str!("letta-harness-baseline.ts");
 
-/// Milliseconds per candidate for Letta's harness over `candidates` (each file `copies` times).
-pub fn measure(letta_dir: &Path, spec: &Path, candidates: &[PathBuf], copies: usize) -> Result<f64, String> {
+/// Milliseconds per candidate for Letta's harness over `candidates` (each file `copies` times),
+/// one figure per round.
+pub fn measure(letta_dir: &Path, spec: &Path, candidates: &[PathBuf], copies: usize, rounds: u64) -> Result<Vec<f64>, String> {
     let dir = tempfile::tempdir().map_err(|e| e.to_string())?;
     let script = dir.path().join("letta-harness-baseline.ts");
     std::fs::write(&script, SCRIPT).map_err(|e| e.to_string())?;
@@ -17,7 +18,7 @@ pub fn measure(letta_dir: &Path, spec: &Path, candidates: &[PathBuf], copies: us
         .flat_map(|_| candidates.iter())
         .map(|path| absolute(path).map(|path| path.display().to_string()))
         .collect::<Result<_, _>>()?;
-    let plan = serde_json::json!({ "spec": absolute(spec)?.display().to_string(), "candidates": files });
+    let plan = serde_json::json!({ "spec": absolute(spec)?.display().to_string(), "candidates": files, "rounds": rounds });
     let plan_path = dir.path().join("plan.json");
     std::fs::write(&plan_path, plan.to_string()).map_err(|e| e.to_string())?;
     let mut bun = Command::new("bun");
@@ -36,5 +37,12 @@ pub fn measure(letta_dir: &Path, spec: &Path, candidates: &[PathBuf], copies: us
     if evaluations == 0 {
         return Err("Letta's harness evaluated nothing".to_owned());
     }
-    Ok(report["elapsedMs"].as_f64().unwrap_or(0.0) / evaluations as f64)
+    let rounds: Vec<f64> = report["roundsMs"]
+        .as_array()
+        .map(|rounds| rounds.iter().filter_map(serde_json::Value::as_f64).map(|ms| ms / evaluations as f64).collect())
+        .unwrap_or_default();
+    if rounds.is_empty() {
+        return Err("Letta's harness timed no round".to_owned());
+    }
+    Ok(rounds)
 }
