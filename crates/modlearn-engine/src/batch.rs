@@ -72,11 +72,6 @@ impl Batch {
         Batch::default()
     }
 
-    /// How many requests are queued.
-    pub fn len(&self) -> usize {
-        self.requests.len()
-    }
-
     /// Whether nothing is queued.
     pub fn is_empty(&self) -> bool {
         self.requests.is_empty()

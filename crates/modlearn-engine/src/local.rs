@@ -203,7 +203,7 @@ impl LocalEngine {
         Ok(())
     }
 
-    /// Runs one command of a batch.
+    /// Runs one request of a batch.
     pub(crate) fn run(&mut self, request: Request, on_step: &mut dyn FnMut(usize)) -> Result<String, EngineError> {
         match request {
             Request::Load { path, source, keep_instance } => self.load(&path, &source, keep_instance, on_step),

@@ -63,19 +63,19 @@ pub fn run(args: BenchArgs) -> Result<u8, CliError> {
     drop(modlearn_engine::worker::take_ready_times());
     // The machine's speed drifts over seconds (a VM's neighbours): each side is timed over
     // several rounds and compared by its median round.
-    let mut round_ms = Vec::with_capacity(args.rounds as usize);
+    let mut per_round = Vec::with_capacity(args.rounds as usize);
     let mut latencies = Vec::new();
     for _ in 0..args.rounds {
         let started = Instant::now();
         let evaluations = evaluate_candidates(&scenarios, &paths, &settings, &|_| {});
-        round_ms.push(started.elapsed().as_secs_f64() * 1000.0 / paths.len() as f64);
+        per_round.push(started.elapsed() / paths.len() as u32);
         latencies.extend(evaluations.iter().map(|e| e.elapsed));
     }
     let mut ready = modlearn_engine::worker::take_ready_times();
     ready.sort();
     latencies.sort();
-    let rounds = Rounds::of(round_ms);
-    let per_candidate = rounds.median;
+    let rounds = Rounds::of(per_round);
+    let per_candidate = ms(rounds.median);
     let (p50, p95, max) =
         (ms(percentile(&latencies, 0.50)), ms(percentile(&latencies, 0.95)), ms(*latencies.last().unwrap_or(&Duration::ZERO)));
     say(format!(
@@ -100,14 +100,14 @@ pub fn run(args: BenchArgs) -> Result<u8, CliError> {
     if let Some(letta_dir) = &args.letta_baseline {
         match letta_baseline::measure(letta_dir, &args.spec, &args.candidates, args.copies as usize, args.rounds) {
             Ok(letta_rounds) => {
-                let letta_rounds = Rounds::of(letta_rounds);
-                let letta_ms = letta_rounds.median;
+                let letta_rounds = Rounds::of(letta_rounds.into_iter().map(|ms| Duration::from_secs_f64(ms / 1000.0)).collect());
+                let letta_ms = ms(letta_rounds.median);
                 say(format!(
                     "vs Letta Code's own harness (runModLearning under Bun), same files, same run: {letta_ms:.2} ms per candidate ({}); ratio {:.3} (target <= 0.1)",
                     letta_rounds.spread(),
                     per_candidate / letta_ms
                 ));
-                letta = serde_json::json!({ "msPerCandidate": letta_ms, "roundsMs": letta_rounds.each, "ratio": per_candidate / letta_ms });
+                letta = serde_json::json!({ "msPerCandidate": letta_ms, "roundsMs": letta_rounds.each_ms(), "ratio": per_candidate / letta_ms });
             }
             Err(error) => {
                 say(format!("Letta baseline: not measured ({error})"));
@@ -142,7 +142,7 @@ pub fn run(args: BenchArgs) -> Result<u8, CliError> {
             "memory": { "engines": 8, "proportionalMb": mb(alive), "beforeMb": mb(before) },
             "candidatesPerSecond": 1000.0 / per_candidate,
             "msPerCandidate": per_candidate,
-            "msPerCandidateRounds": rounds.each,
+            "msPerCandidateRounds": rounds.each_ms(),
             "latencyMs": { "p50": p50, "p95": p95, "max": max },
             "engineReadyMs": { "median": ms(percentile(&ready, 0.5)), "engines": ready.len(), "backToBack": ms(back_to_back) },
             "lettaRatio": per_candidate / LETTA_MS_PER_CANDIDATE,
@@ -155,33 +155,30 @@ pub fn run(args: BenchArgs) -> Result<u8, CliError> {
     Ok(SUCCESS)
 }
 
-/// Milliseconds per candidate of each round, and their median.
+/// The time per candidate of each round, and their median.
 struct Rounds {
-    each: Vec<f64>,
-    median: f64,
+    each: Vec<Duration>,
+    median: Duration,
 }
 
 impl Rounds {
-    fn of(each: Vec<f64>) -> Rounds {
+    fn of(each: Vec<Duration>) -> Rounds {
         let mut sorted = each.clone();
-        sorted.sort_by(f64::total_cmp);
-        let middle = sorted.len() / 2;
-        let median = match sorted.len() {
-            0 => 0.0,
-            n if n % 2 == 0 => (sorted[middle - 1] + sorted[middle]) / 2.0,
-            _ => sorted[middle],
-        };
-        Rounds { each, median }
+        sorted.sort();
+        Rounds { median: percentile(&sorted, 0.5), each }
     }
 
     /// How the rounds spread, for the sentence after the median.
     fn spread(&self) -> String {
-        let fastest = self.each.iter().copied().fold(f64::INFINITY, f64::min);
-        let slowest = self.each.iter().copied().fold(0.0, f64::max);
+        let (fastest, slowest) = (self.each.iter().min().copied().unwrap_or_default(), self.each.iter().max().copied().unwrap_or_default());
         match self.each.len() {
             1 => "one round".to_owned(),
-            n => format!("median of {n} rounds, {fastest:.2} to {slowest:.2}"),
+            n => format!("median of {n} rounds, {:.2} to {:.2}", ms(fastest), ms(slowest)),
         }
+    }
+
+    fn each_ms(&self) -> Vec<f64> {
+        self.each.iter().copied().map(ms).collect()
     }
 }
 

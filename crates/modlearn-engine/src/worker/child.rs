@@ -60,29 +60,34 @@ pub(crate) fn serve_engine(booted: Booted, memory_limit: usize, dialect: Dialect
     if write_frame(&mut writer, &EngineReply::Ready(Ok(()))).and_then(|()| writer.flush()).is_err() {
         std::process::exit(0);
     }
+    // Each reply goes out as soon as it is ready: modlearn must always know which request is
+    // running (mod code can run in any, and a process killed in one fails that one and those
+    // after it, not one before). Its outer deadline starts again at each frame it gets, so a
+    // step that starts soon after the last frame needs no frame of its own: the outer limits
+    // leave far more slack than this, and most requests are done long before.
     let writer = RefCell::new(writer);
-    let mut broken = false;
+    let told = Cell::new(Instant::now());
+    let send = |reply: &EngineReply| {
+        let mut writer = writer.borrow_mut();
+        told.set(Instant::now());
+        write_frame(&mut *writer, reply).and_then(|()| writer.flush()).is_ok()
+    };
     while let Ok(Some(request)) = read_frame::<EngineRequest>(&mut reader) {
-        let EngineRequest::Run(requests) = request else {
-            let refused = Err(EngineError::Host("an engine is configured once, when it starts".to_owned()));
-            broken |=
-                write_frame(&mut *writer.borrow_mut(), &EngineReply::Done(refused)).and_then(|()| writer.borrow_mut().flush()).is_err();
-            continue;
+        told.set(Instant::now());
+        let requests = match request {
+            EngineRequest::Run(requests) => requests,
+            EngineRequest::Configure(_) => {
+                let refused = Err(EngineError::Host("an engine is configured once, when it starts".to_owned()));
+                if send(&EngineReply::Done(refused)) {
+                    continue;
+                }
+                break;
+            }
         };
-        // Each reply goes out as soon as it is ready: modlearn must always know which request
-        // is running (mod code can run in any, and a process killed in one fails that one and
-        // those after it, not one before). Its outer deadline starts again at each frame it
-        // gets, so a step that starts soon after the last frame needs no frame of its own: the
-        // outer limits leave far more slack than this, and most requests are done long before.
-        let told = Cell::new(Instant::now());
-        let send = |reply: &EngineReply| {
-            let mut writer = writer.borrow_mut();
-            told.set(Instant::now());
-            write_frame(&mut *writer, reply).and_then(|()| writer.flush()).is_ok()
-        };
+        let mut sent = true;
         let mut progress = |index: usize| {
             if told.get().elapsed() >= FRESH_DEADLINE_AFTER {
-                broken |= !send(&EngineReply::Step { index });
+                sent &= send(&EngineReply::Step { index });
             }
         };
         let mut replied = true;
@@ -93,7 +98,7 @@ pub(crate) fn serve_engine(booted: Booted, memory_limit: usize, dialect: Dialect
                 replied &= send(&EngineReply::Done(result));
             },
         );
-        if broken || !replied {
+        if !(sent && replied) {
             break;
         }
     }
