@@ -191,7 +191,7 @@ fn host_clues_do_not_reach_mods() {
     assert!(!seen.contains(&root) && !seen.contains("/tmp"), "a host path reached the mod: {seen}");
     assert_eq!(
         seen,
-        "file:///home/user/.letta/mods/reads-host-clues.js?load=2 | /home/user/.letta/mods/reads-host-clues.js | /home/user/.letta/mods | 0 | 0 | no Temporal"
+        "file:///home/user/.letta/mods/reads-host-clues.js?load=2 | /home/user/.letta/mods/reads-host-clues.js | /home/user/.letta/mods | 0 | 0 | no Temporal | one Date | one Date"
     );
 }
 

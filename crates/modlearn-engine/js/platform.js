@@ -111,17 +111,26 @@ export function advanceClock() {
   return true;
 }
 
-class VirtualDate extends RealDate {
-  constructor(...args) {
-    if (args.length === 0) super(clock.now);
-    // Local time is UTC in the sandbox, whatever the host's time zone.
-    else if (args.length >= 2) super(RealDate.UTC(...args));
-    else super(...args);
-  }
-  static now() {
-    return clock.now;
-  }
+/**
+ * The sandbox's Date: the engine's own Date objects, on the virtual clock. A plain function,
+ * not a subclass, so that nothing reachable from it (its prototype chain, or the prototype's
+ * `constructor`) leads to the engine's Date and the host's real clock.
+ */
+function VirtualDate(...args) {
+  // Called without `new`, Date gives the current time as a string.
+  if (new.target === undefined) return new RealDate(clock.now).toString();
+  // Local time is UTC in the sandbox, whatever the host's time zone.
+  const time = args.length === 0 ? [clock.now] : args.length >= 2 ? [RealDate.UTC(...args)] : args;
+  return Reflect.construct(RealDate, time, new.target);
 }
+Object.defineProperty(VirtualDate, "name", { value: "Date" });
+Object.defineProperty(VirtualDate, "length", { value: RealDate.length });
+Object.defineProperty(VirtualDate, "prototype", { value: RealDate.prototype, writable: false, enumerable: false, configurable: false });
+Object.defineProperty(RealDate.prototype, "constructor", { value: VirtualDate, writable: true, enumerable: false, configurable: true });
+for (const name of ["parse", "UTC"]) {
+  Object.defineProperty(VirtualDate, name, { value: RealDate[name], writable: true, enumerable: false, configurable: true });
+}
+Object.defineProperty(VirtualDate, "now", { value: () => clock.now, writable: true, enumerable: false, configurable: true });
 
 // mulberry32: small, fast and good enough for reproducible jitter in mods.
 let randomState = 0x9e3779b9;

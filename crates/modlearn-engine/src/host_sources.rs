@@ -76,8 +76,6 @@ host_sources!(
     "node/path.js",
     "node/process.js",
     "node/querystring.js",
-    "node/real-date-begin.js",
-    "node/real-date-end.js",
     "node/string_decoder.js",
     "node/timers-promises.js",
     "node/timers.js",

@@ -2,9 +2,7 @@
 // promisify with Node's custom hook, the type checks, deep equality and the
 // encoding classes.
 
-import "./real-date-begin.js";
 import inspectModule from "../vendor/inspect.js";
-import "./real-date-end.js";
 import { TextDecoder, TextEncoder } from "../web/encoding.js";
 import types from "./util-types.js";
 import { deepEqual } from "./deep-equal.js";

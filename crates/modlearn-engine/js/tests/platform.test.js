@@ -145,6 +145,25 @@ test("AbortSignal.timeout and timers/promises run on the virtual clock", async (
   assert(performance.now() - before >= 5000);
 });
 
+test("Date runs on the virtual clock and leads nowhere else", () => {
+  fresh();
+  const now = Date.now();
+  assertEqual(new Date().getTime(), now);
+  assertEqual(Date(), new Date(now).toString());
+  assertEqual(new Date(2026, 0, 2).toISOString(), "2026-01-02T00:00:00.000Z");
+  assertEqual(new Date("2020-05-06T07:08:09Z").getTime(), Date.parse("2020-05-06T07:08:09Z"));
+  // Neither the constructor's prototype chain nor an instance's gives the engine's own Date.
+  assertEqual(Object.getPrototypeOf(Date), Function.prototype);
+  assertEqual(Date.prototype.constructor, Date);
+  assertEqual(Object.getPrototypeOf(new Date()).constructor, Date);
+  assertEqual(Object.getPrototypeOf(Date.prototype), Object.prototype);
+  class Stamp extends Date {}
+  const stamp = new Stamp();
+  assert(stamp instanceof Date && stamp instanceof Stamp);
+  assertEqual(stamp.getTime(), now);
+  assertEqual([Date.name, Date.length], ["Date", 7]);
+});
+
 test("util, assert, events, crypto basics", () => {
   assertEqual(format("%s=%d %j", "a", 1, { b: 2 }), 'a=1 {"b":2}');
   assertEqual(inspect({ a: [1, { b: new Map([["k", 1]]) }] }), "{ a: [ 1, { b: [Map] } ] }");
