@@ -120,6 +120,7 @@ const ATTACKS: &[(&str, &str, &str, Option<&str>)] = &[
     ("own-slice-input.js", "specs/turn-reminder.json", "candidates/turn-reminder/good-push-disposer.js", None),
     ("error-hasinstance.js", "specs/uv-pip.json", "candidates/uv-pip/good-return-args.ts", Some("host_access")),
     ("forged-recorded-error.js", "specs/turn-reminder.json", "candidates/turn-reminder/good-push-disposer.js", None),
+    ("hides-map-growth.ts", "specs/lifecycle.json", "candidates/lifecycle/good-notes.ts", None),
 ];
 
 #[test]

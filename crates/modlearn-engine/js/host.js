@@ -15,22 +15,23 @@ import { createRegistry, eventCounts } from "./registry.js";
 import { freshContext } from "./context.js";
 import { toJson } from "./json.js";
 import { OPERATIONS } from "./operations.js";
-import { installPromiseTracking, recordGlobalBaseline } from "./lifecycle.js";
+import { installPromiseTracking, recordGlobalBaseline, useProxyCheck } from "./lifecycle.js";
 import { abortHooks, signalOf as controllerSignal } from "./abort.js";
 import { HOST_METHODS, OPERATION_NAMES } from "./protocol.js";
 import { hostStack, sealGlobals } from "./seal.js";
 import { installWeb } from "./web/install.js";
 import { seedWorld, worldSnapshot } from "./world.js";
-import { installRequire, requireReady, setBuiltins } from "./require.js";
+import { assertRequireReady, builtinsFailed, installRequire, setBuiltins } from "./require.js";
 
 
 const core = installSandbox(globalThis);
+useProxyCheck(core.isProxy);
 // Bun's platform, virtualised: web globals, `process`, and the world behind node:*.
 installWeb(globalThis);
 seedWorld();
 installRequire(globalThis, (what) => hostAccessDenied(what, "modlearn's sandbox does not provide this Node built-in yet"));
 // Evaluated now, inside the installed sandbox (see require.js); in before `seal`.
-import("./require-table.js").then(({ BUILTINS }) => setBuiltins(BUILTINS));
+import("./require-table.js").then(({ BUILTINS }) => setBuiltins(BUILTINS), builtinsFailed);
 
 /** Letta's learning-harness context: what every callback sees as ctx. */
 export const DEFAULT_CONTEXT = Object.freeze({
@@ -312,7 +313,7 @@ class Host {
    * the host relies on, and remember the globals that exist before any mod runs.
    */
   seal() {
-    if (!requireReady()) throw new Error("the Node built-ins for require did not load before the seal");
+    assertRequireReady();
     sealGlobals(globalThis);
     recordGlobalBaseline(globalThis);
     return {};

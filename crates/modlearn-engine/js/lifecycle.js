@@ -103,11 +103,41 @@ function keyName(key) {
   return typeof key === "symbol" ? `Symbol(${key.description ?? ""})` : key;
 }
 
-/** A size that grows when state accumulates: lengths, entry counts, numbers. */
+/**
+ * Tells a proxy apart without running its traps (deno_core's `core.isProxy`, which the host
+ * hands over before any mod loads).
+ */
+let isProxy = () => true;
+export function useProxyCheck(check) {
+  isProxy = check;
+}
+
+const MAP_SIZE = Object.getOwnPropertyDescriptor(Map.prototype, "size").get;
+const SET_SIZE = Object.getOwnPropertyDescriptor(Set.prototype, "size").get;
+
+/** `value`'s size through a built-in getter, or undefined when `value` lacks its internal slot. */
+function slotSize(getter, value) {
+  try {
+    return Reflect.apply(getter, value, []);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * A value's kind and a size that grows when state accumulates (lengths, entry counts,
+ * numbers), read without running mod code: no proxy trap, no getter a
+ * subclass defines, no `instanceof` walk. Mod code run here could schedule the very timers
+ * this read is counting, after they were counted.
+ */
 function summarize(value) {
   if (value === null) return { type: "null", size: 0 };
+  if ((typeof value === "object" || typeof value === "function") && isProxy(value)) return { type: "proxy", size: 0 };
   if (Array.isArray(value)) return { type: "array", size: value.length };
-  if (value instanceof Map || value instanceof Set) return { type: value instanceof Map ? "map" : "set", size: value.size };
+  const mapSize = slotSize(MAP_SIZE, value);
+  if (mapSize !== undefined) return { type: "map", size: mapSize };
+  const setSize = slotSize(SET_SIZE, value);
+  if (setSize !== undefined) return { type: "set", size: setSize };
   switch (typeof value) {
     case "number":
       return { type: "number", size: value };
@@ -265,7 +295,9 @@ export class LeaksOperation {
   }
   finish() {
     const subscriptions = [...strandedSubscriptions(this.host), ...(this.host.dshApi?.strandedEffects(this.host) ?? [])];
-    return { timers: modTimers(), promises: modPendingPromises(), globals: modGlobals(GLOBAL), subscriptions };
+    const globals = modGlobals(GLOBAL);
+    // Timers and promises last, after every other read.
+    return { timers: modTimers(), promises: modPendingPromises(), globals, subscriptions };
   }
 }
 

@@ -10,15 +10,23 @@
 export const modFile = { path: "/home/user/.letta/mods/mod.js" };
 
 let builtins = null;
+/** Why the table did not load, when its import failed. */
+let failure = null;
 
 /** Called once with require-table.js's BUILTINS. */
 export function setBuiltins(table) {
   builtins = table;
 }
 
-/** Whether the table is in (the host refuses to seal without it). */
-export function requireReady() {
-  return builtins !== null;
+/** Called when require-table.js failed to evaluate: the seal reports why. */
+export function builtinsFailed(error) {
+  failure = String(error?.stack ?? error);
+}
+
+/** Throws unless the table is in (the host refuses to seal without it). */
+export function assertRequireReady() {
+  if (builtins !== null) return;
+  throw new Error(`the Node built-ins for require did not load before the seal: ${failure ?? "their import never finished"}`);
 }
 
 function notFound(id) {

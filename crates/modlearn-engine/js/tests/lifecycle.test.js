@@ -2,7 +2,7 @@
 // the timers it left, and the checked dispose's report.
 import { test, assertEqual, assert } from "./harness.js";
 import {
-  installPromiseTracking, promiseTracker, modGlobals, recordGlobalBaseline, modTimers, registrations, checkedDispose,
+  installPromiseTracking, promiseTracker, modGlobals, recordGlobalBaseline, modTimers, registrations, checkedDispose, useProxyCheck,
 } from "../lifecycle.js";
 import { clock } from "../platform.js";
 import { createRegistry } from "../registry.js";
@@ -53,6 +53,7 @@ test("the host's own promises and those made with no owner are not tracked", () 
 });
 
 test("globals a mod adds are listed with sizes that grow with state", () => {
+  useProxyCheck(globalThis.Deno.core.isProxy);
   const fake = { keep: 1 };
   recordGlobalBaseline(fake);
   fake.list = [1, 2, 3];
@@ -65,6 +66,37 @@ test("globals a mod adds are listed with sizes that grow with state", () => {
     { name: "list", type: "array", size: 3 },
     { name: "map", type: "map", size: 1 },
   ]);
+});
+
+test("reading a global's size runs none of the mod's code", () => {
+  useProxyCheck(globalThis.Deno.core.isProxy);
+  const ran = [];
+  const fake = {};
+  recordGlobalBaseline(fake);
+  class QuietMap extends Map {
+    get size() {
+      ran.push("size getter");
+      return 0;
+    }
+  }
+  fake.quiet = new QuietMap([["a", 1], ["b", 2]]);
+  fake.set = new Set([1, 2, 3]);
+  fake.trap = new Proxy([1, 2], {
+    get(target, key) {
+      ran.push(`get ${String(key)}`);
+      return Reflect.get(target, key);
+    },
+    getPrototypeOf(target) {
+      ran.push("getPrototypeOf");
+      return Reflect.getPrototypeOf(target);
+    },
+  });
+  assertEqual(modGlobals(fake), [
+    { name: "quiet", type: "map", size: 2 },
+    { name: "set", type: "set", size: 3 },
+    { name: "trap", type: "proxy", size: 0 },
+  ]);
+  assertEqual(ran, []);
 });
 
 test("timers of mods are reported with kind, period and time left; host timers are not", () => {

@@ -57,6 +57,15 @@ fn leaks(assertion: &DisposesCleanly, report: &DisposeReport, dialect: Dialect) 
         leaks.push(format!("{} it constructed still pending", count(report.leftovers.promises.len(), "promise")));
     }
     leaks.extend(subscription_leaks(&report.leftovers.subscriptions, dialect));
+    // What only the read after the clock ran shows was made after the dispose (by a callback
+    // that still ran, or by mod code reached while the leftovers were read): a leak as much.
+    if report.leftovers.timers.is_empty() {
+        leaks.extend(timer_leaks(&report.after_settle.timers).into_iter().map(|leak| format!("{leak} (made after the dispose)")));
+    }
+    if report.leftovers.promises.is_empty() && !report.after_settle.promises.is_empty() {
+        let pending = count(report.after_settle.promises.len(), "promise");
+        leaks.push(format!("{pending} it constructed after the dispose still pending"));
+    }
     let mut after: Vec<String> = Vec::new();
     for diagnostic in &report.settle.diagnostics {
         let text = describe_diagnostic(diagnostic);
@@ -191,6 +200,24 @@ mod tests {
             "leaked: 2 intervals (every 1000 ms) still scheduled; 1 timeout (due in 500 ms) still scheduled; \
              1 promise it constructed still pending; code still ran after dispose: [stale_handle] Ignored stale mod handle for tool 'x'"
         );
+    }
+
+    #[test]
+    fn what_appears_only_after_the_clock_ran_still_leaked() {
+        let mut report = clean();
+        report.after_settle.timers = vec![timer("interval", Some(1000), 1000)];
+        report.after_settle.promises = vec![PendingPromise { owner: "m".to_owned(), generation: 1, age_ms: 0 }];
+        let (passed, message, _) = judged(&DisposesCleanly::default(), report.clone());
+        assert!(!passed);
+        assert_eq!(
+            message,
+            "leaked: 1 interval (every 1000 ms) still scheduled (made after the dispose); \
+             1 promise it constructed after the dispose still pending"
+        );
+        // Whatever the first read saw is reported once, as it was.
+        report.leftovers.timers = report.after_settle.timers.clone();
+        let (_, message, _) = judged(&DisposesCleanly::default(), report);
+        assert!(message.starts_with("leaked: 1 interval (every 1000 ms) still scheduled; 1 promise"), "{message}");
     }
 
     #[test]
