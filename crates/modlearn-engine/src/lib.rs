@@ -21,6 +21,7 @@ mod lifecycle;
 mod loader;
 mod local;
 pub mod protocol;
+mod reply_budget;
 mod transpile;
 mod watchdog;
 pub mod worker;

@@ -21,6 +21,7 @@ use crate::engine::{EngineError, EngineOptions, StopFault};
 use crate::host_sources::{HOST_ENTRY, HOST_SCHEME};
 use crate::loader::SandboxLoader;
 use crate::protocol::{HostMethod, Language, Operation};
+use crate::reply_budget::ReplyBudget;
 use crate::transpile::{SourceKind, to_javascript_mapped};
 use crate::watchdog::{ThreadCpuClock, Watchdog};
 
@@ -154,6 +155,7 @@ pub(crate) struct LocalEngine {
     configured: Option<Value>,
     load_count: u64,
     transpiled: Option<Transpiled>,
+    replies: ReplyBudget,
 }
 
 /// How many steps of one operation may run out of time before the rest are
@@ -175,7 +177,7 @@ impl LocalEngine {
     /// Arms a booted runtime: starts its watchdog and configures the host.
     pub(crate) fn from_booted(mut booted: Booted, options: EngineOptions) -> Result<LocalEngine, EngineError> {
         let watchdog = Watchdog::new(booted.runtime.v8_isolate().thread_safe_handle());
-        let mut engine = LocalEngine { booted, watchdog, options: options.clone(), configured: None, load_count: 0, transpiled: None };
+        let mut engine = LocalEngine { booted, watchdog, options: options.clone(), configured: None, load_count: 0, transpiled: None, replies: ReplyBudget::default() };
         engine.configure(options)?;
         Ok(engine)
     }
@@ -205,11 +207,16 @@ impl LocalEngine {
 
     /// Runs one request of a batch.
     pub(crate) fn run(&mut self, request: Request, on_step: &mut dyn FnMut(usize)) -> Result<String, EngineError> {
-        match request {
+        if let Some(error) = self.replies.broken() {
+            return Err(error);
+        }
+        let phase = request.phase();
+        let reply = match request {
             Request::Load { path, source, keep_instance } => self.load(&path, &source, keep_instance, on_step),
             Request::Operate(operation) => self.operate(&operation, on_step),
             Request::Call { method, args } => self.call(method, &args),
-        }
+        }?;
+        self.replies.admit(phase, reply)
     }
 
     /// Loads and activates the candidate at `path` into the current load

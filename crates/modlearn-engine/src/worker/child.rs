@@ -90,15 +90,18 @@ pub(crate) fn serve_engine(booted: Booted, memory_limit: usize, dialect: Dialect
                 sent &= send(&EngineReply::Step { index });
             }
         };
-        let mut replied = true;
         batch::run_in_order(
             requests,
             |request| engine.run(request, &mut progress),
             |result| {
-                replied &= send(&EngineReply::Done(result));
+                // modlearn takes replies in order: one that did not go out must not let the next
+                // be taken for it. Gone, this process fails the request that was running.
+                if !send(&EngineReply::Done(result)) {
+                    std::process::exit(0);
+                }
             },
         );
-        if !(sent && replied) {
+        if !sent {
             break;
         }
     }
