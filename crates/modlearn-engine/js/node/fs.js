@@ -376,6 +376,21 @@ export function rmdirSync(path, options = {}) {
   });
 }
 
+/**
+ * Why rename(2) refuses to move `node` from `from` onto `to`, or null: a directory is replaced
+ * only by a directory and only when empty, a file only by a file, nothing moves into itself.
+ */
+function renameRefusal(node, from, to) {
+  if (to.startsWith(`${from}/`)) return "EINVAL";
+  const replaced = world.nodes.get(to);
+  if (replaced === undefined || to === from) return null;
+  if (replaced.kind === "dir") {
+    if (node.kind !== "dir") return "EISDIR";
+    return childrenOf(to).length > 0 ? "ENOTEMPTY" : null;
+  }
+  return node.kind === "dir" ? "ENOTDIR" : null;
+}
+
 export function renameSync(from, to) {
   const source = locate(from, "oldPath");
   const target = locate(to, "newPath");
@@ -385,6 +400,9 @@ export function renameSync(from, to) {
     if (!world.nodes.has(parentOf(target.absolute))) throw fsError("ENOENT", "rename", source.shown, target.shown);
     if (!isWritable(source.absolute) || !isWritable(target.absolute)) throw fsError("EACCES", "rename", source.shown, target.shown);
     const prefix = `${source.absolute}/`;
+    const refusal = renameRefusal(node, source.absolute, target.absolute);
+    if (refusal !== null) throw fsError(refusal, "rename", source.shown, target.shown);
+    if (target.absolute === source.absolute) return;
     const moved = [...world.nodes].filter(([path]) => path === source.absolute || path.startsWith(prefix));
     removeTree(target.absolute);
     for (const [path] of moved) world.nodes.delete(path);

@@ -54,6 +54,22 @@ test("every file effect is recorded with its outcome and, for writes, its bytes"
   assertEqual(snapshot.writtenFilesDropped, 0);
 });
 
+test("rename replaces what rename(2) replaces and refuses the rest", () => {
+  fresh({ files: { "NOTES.md": "notes", "src/app.ts": "app", "a.txt": "a", "b.txt": "b" } });
+  fs.mkdirSync("empty");
+  fs.mkdirSync("moving");
+  assertThrows(() => fs.renameSync("moving", "src"), "ENOTEMPTY: directory not empty, rename 'moving' -> 'src'");
+  assertThrows(() => fs.renameSync("a.txt", "src"), "EISDIR");
+  assertThrows(() => fs.renameSync("moving", "a.txt"), "ENOTDIR");
+  assertThrows(() => fs.renameSync("src", "src/inner"), "EINVAL");
+  assertEqual(fs.readFileSync("src/app.ts", "utf8"), "app");
+  fs.renameSync("moving", "empty");
+  fs.renameSync("a.txt", "b.txt");
+  assertEqual(fs.readFileSync("b.txt", "utf8"), "a");
+  fs.renameSync("b.txt", "b.txt");
+  assertEqual(fs.readdirSync(".").sort(), ["NOTES.md", "b.txt", "empty", "src"]);
+});
+
 test("every child_process form is a command effect naming its call", async () => {
   fresh();
   execSync("git rev-parse --abbrev-ref HEAD");
