@@ -31,8 +31,14 @@ export function toJson(value) {
       text = stringify(toPlain(value, []));
     }
   }
-  return text === undefined ? "null" : text;
+  if (text === undefined) return "null";
+  // JSON.stringify escapes a lone surrogate, which is no Unicode text: the Rust side would
+  // refuse the whole reply and blame the host. It becomes U+FFFD, as a lossy decoder makes it.
+  return text.includes("\\ud") ? text.replace(LONE_SURROGATE, "$1\\ufffd") : text;
 }
+
+/** An escaped surrogate in JSON.stringify's text (an escaped backslash before it does not count). */
+const LONE_SURROGATE = /(?<!\\)((?:\\\\)*)\\ud[89a-f][0-9a-f]{2}/g;
 
 /** What toPlain makes of the values JSON.stringify would drop or refuse. */
 function replaceUnwritable(_key, value) {
@@ -60,12 +66,21 @@ function ownToJson(value) {
   return undefined;
 }
 
-function toPlain(value, ancestors) {
+/**
+ * The data of `value` as the host would read it property by property (as Letta's harness reads
+ * an event's messages), never asking it for a toJSON: a copy of host objects with no
+ * prototypes, whose JSON is what the judge sees of the live value.
+ */
+export function plainData(value) {
+  return toPlain(value, [], false);
+}
+
+function toPlain(value, ancestors, honourToJson = true) {
   if (typeof value === "bigint") return value.toString();
   if (typeof value === "function") return `[Function ${value.name || "anonymous"}]`;
   if (typeof value === "symbol") return value.toString();
   if (value === null || typeof value !== "object") return value;
-  const toJSON = ownToJson(value);
+  const toJSON = honourToJson ? ownToJson(value) : undefined;
   if (typeof toJSON === "function") return toPlain(toJSON.call(value), ancestors);
   if (ancestors.includes(value)) return "[Circular]";
   ancestors.push(value);
@@ -75,14 +90,14 @@ function toPlain(value, ancestors) {
     plain = [];
     const length = value.length;
     for (let index = 0; index < length; index++) {
-      const converted = toPlain(value[index], ancestors);
+      const converted = toPlain(value[index], ancestors, honourToJson);
       plain.push(converted === undefined ? null : converted);
     }
     setPrototypeOf(plain, null);
   } else {
     plain = create(null);
     for (const key of keys(value)) {
-      const converted = toPlain(value[key], ancestors);
+      const converted = toPlain(value[key], ancestors, honourToJson);
       if (converted !== undefined) plain[key] = converted;
     }
   }

@@ -11,6 +11,7 @@ import { removeOwnerCapabilities } from "./registry.js";
 import { scanRemovedApis } from "./source-scan.js";
 import { wasRecorded } from "./diagnostics.js";
 import { compareLive } from "./live-compare.js";
+import { plainData } from "./json.js";
 import { CheckPermissionsOperation, RunCommandOperation, RunToolOperation } from "./invocations.js";
 // The module's own: a mod may replace globalThis.AbortController for the loads after it.
 import { AbortController, isAborted, signalOf } from "./abort.js";
@@ -234,9 +235,10 @@ class EmitOperation {
   finish() {
     if (this.rejected !== null) return { outcome: "rejected", message: this.rejected };
     const emission = finishEmission(this.emission);
-    const event = this.emission.event;
-    const compared = this.compare === null ? undefined : compareLive(this.compare, event);
-    return { outcome: "emitted", emission, event, compared };
+    const compared = this.compare === null ? undefined : compareLive(this.compare, this.emission.event);
+    // The event as its properties hold it: a toJSON the mod hung on it must not show the judge
+    // messages the host was never handed.
+    return { outcome: "emitted", emission, event: plainData(this.emission.event), compared };
   }
 }
 
