@@ -121,6 +121,10 @@ const ATTACKS: &[(&str, &str, &str, Option<&str>)] = &[
     ("error-hasinstance.js", "specs/uv-pip.json", "candidates/uv-pip/good-return-args.ts", Some("host_access")),
     ("forged-recorded-error.js", "specs/turn-reminder.json", "candidates/turn-reminder/good-push-disposer.js", None),
     ("hides-map-growth.ts", "specs/lifecycle.json", "candidates/lifecycle/good-notes.ts", None),
+    ("hides-growth-on-builtin.js", "specs/lifecycle.json", "candidates/lifecycle/good-notes.ts", None),
+    ("species-hides-promise.js", "specs/turn-reminder.json", "candidates/turn-reminder/good-push-disposer.js", None),
+    ("tojson-forges-input.js", "specs/turn-reminder.json", "candidates/turn-reminder/good-push-disposer.js", None),
+    ("lone-surrogate.js", "specs/turn-reminder.json", "candidates/turn-reminder/good-push-disposer.js", None),
     // Replies too many values for modlearn to keep, however few bytes they cost the engine.
     ("reply-flood.js", "specs/uv-pip.json", "candidates/uv-pip/good-return-args.ts", Some("out_of_memory")),
 ];

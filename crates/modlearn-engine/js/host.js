@@ -15,7 +15,7 @@ import { createRegistry, eventCounts } from "./registry.js";
 import { freshContext } from "./context.js";
 import { toJson } from "./json.js";
 import { OPERATIONS } from "./operations.js";
-import { installPromiseTracking, recordGlobalBaseline, useProxyCheck } from "./lifecycle.js";
+import { installPromiseTracking, recordGlobalBaseline, useCore } from "./lifecycle.js";
 import { abortHooks, signalOf as controllerSignal } from "./abort.js";
 import { HOST_METHODS, OPERATION_NAMES } from "./protocol.js";
 import { hostStack, sealGlobals } from "./seal.js";
@@ -25,7 +25,7 @@ import { assertRequireReady, builtinsFailed, installRequire, setBuiltins } from 
 
 
 const core = installSandbox(globalThis);
-useProxyCheck(core.isProxy);
+useCore(core);
 // Bun's platform, virtualised: web globals, `process`, and the world behind node:*.
 installWeb(globalThis);
 seedWorld();

@@ -3,14 +3,16 @@
 // host controls those checks need (run the clock after dispose, move the
 // clock, reseed Math.random, switch the conversation tool runs belong to).
 //
-// Pending work is found by tagging the promises mod code creates with
-// `new Promise(executor)` with their owner. Limits, by design of QuickJS:
-// promises made by async functions, `.then` chains and the static helpers
-// (`Promise.resolve`, `Promise.all`, ...) are made by the engine itself and
-// cannot be seen from JavaScript, so only explicitly constructed ones are
-// counted. Pending work nearly always bottoms out in one of those (a sleep
-// on a timer, a deferred that an event should resolve), so a mod whose
-// async loop outlives dispose shows up as the promise it is waiting on.
+// Pending work is found by tagging every promise mod code makes through the
+// global `Promise` (`new Promise`, the statics such as `Promise.withResolvers`
+// or `Promise.race([])`, and `.then` chains, which construct through
+// `Promise[Symbol.species]`) with its owner, and asking the engine for each
+// one's real state when the leftovers are read: a promise resolved with a
+// thenable that never settles is still pending. Promises the engine makes
+// itself (async functions' results, `await`) are not seen; pending work nearly
+// always bottoms out in a tagged one (a sleep on a timer, a deferred that an
+// event should resolve), so a mod whose async loop outlives dispose shows up
+// as the promise it is waiting on.
 
 import { clock, pendingTimers, advanceClock, seedRandom } from "./platform.js";
 import { EVENT_CAPABILITY } from "./capabilities.js";
@@ -25,14 +27,37 @@ import { isAborted, signalOf } from "./abort.js";
  */
 const GLOBAL = globalThis;
 
-/** Promises created with `new Promise` while mod code ran, still unresolved. */
-export const promiseTracker = { pending: new Set(), currentOwner: () => null };
+/**
+ * Promises made while mod code ran, each with its owner and creation time; the
+ * settled ones are dropped now and then, and never counted.
+ */
+export const promiseTracker = { pending: new Set(), currentOwner: () => null, prunedAt: 0 };
+
+/** Tracked promises past which the settled ones are dropped (then again at twice as many). */
+const PRUNE_FROM = 1024;
 
 /**
- * Replaces `global.Promise` with a constructor that records which owner
- * created each promise (when `fromModCode()` says mod code made it) and forgets it once its executor resolved or
- * rejected it. Instances are ordinary promises (same prototype, `instanceof`
- * and statics unchanged), so mods and the host see no difference.
+ * The engine's own view of a promise: 0 pending, 1 fulfilled, 2 rejected (deno_core's
+ * `getPromiseDetails`, handed over by the host like `isProxy`). Until then, all pending.
+ */
+let promiseState = () => 0;
+
+function track(promise, owner) {
+  const pending = promiseTracker.pending;
+  pending.add({ owner, createdAt: clock.now, promise });
+  if (pending.size >= Math.max(PRUNE_FROM, promiseTracker.prunedAt * 2)) {
+    for (const record of pending) if (promiseState(record.promise) !== 0) pending.delete(record);
+    promiseTracker.prunedAt = pending.size;
+  }
+}
+
+/**
+ * Replaces `global.Promise` with a constructor that records which owner made
+ * each promise (when `fromModCode()` says mod code made it). Its statics and
+ * species are bound to it, so `Promise.withResolvers()` and `.then` chains are
+ * seen too, and no route hands out the untracked constructor. Instances are
+ * ordinary promises (same prototype, `instanceof`), so mods and the host see no
+ * difference.
  */
 export function installPromiseTracking(global, currentOwner, fromModCode) {
   const RealPromise = global.Promise;
@@ -44,34 +69,20 @@ export function installPromiseTracking(global, currentOwner, fromModCode) {
     // The owner lookup is cheap and the stack capture in `fromModCode` is
     // not, so the stack is only captured when a mod could own the promise.
     const owner = typeof executor === "function" ? promiseTracker.currentOwner() : null;
-    if (owner === null || owner === undefined || !fromModCode()) return Reflect.construct(RealPromise, [executor], new.target);
-    const record = { owner, createdAt: clock.now };
-    promiseTracker.pending.add(record);
-    const done = () => promiseTracker.pending.delete(record);
-    const tracked = (resolve, reject) =>
-      executor(
-        (value) => {
-          done();
-          resolve(value);
-        },
-        (reason) => {
-          done();
-          reject(reason);
-        },
-      );
-    return Reflect.construct(RealPromise, [tracked], new.target);
+    const tracked = owner !== null && owner !== undefined && fromModCode();
+    const promise = Reflect.construct(RealPromise, [executor], new.target);
+    if (tracked) track(promise, owner);
+    return promise;
   }
   Promise.prototype = RealPromise.prototype;
   Object.defineProperty(RealPromise.prototype, "constructor", { value: Promise, writable: true, configurable: true });
   for (const key of Reflect.ownKeys(RealPromise)) {
-    if (key === "prototype" || key === "length" || key === "name") continue;
+    if (key === "prototype" || key === "length" || key === "name" || key === Symbol.species) continue;
     const descriptor = Object.getOwnPropertyDescriptor(RealPromise, key);
-    if (typeof descriptor.value === "function") descriptor.value = descriptor.value.bind(RealPromise);
+    if (typeof descriptor.value === "function") descriptor.value = descriptor.value.bind(Promise);
     Object.defineProperty(Promise, key, descriptor);
   }
-  // Promises derived by `.then`/`.catch`/`.finally` are the engine's own
-  // (species), so only the constructed ones are counted.
-  Object.defineProperty(Promise, Symbol.species, { get: () => RealPromise, configurable: true });
+  Object.defineProperty(Promise, Symbol.species, { get: () => Promise, configurable: true });
   global.Promise = Promise;
   return RealPromise;
 }
@@ -85,18 +96,41 @@ let baselineGlobals = null;
  * package's export outlives a reload exactly as a global does.
  */
 const sharedObjects = new Map();
+/** The objects in sharedObjects, each watched under its first name only. */
+const watched = new Set();
 
 /** Counts keys later added to `object` as globals named `<name>.<key>`. */
 export function shareObject(name, object) {
   if (sharedObjects.has(name) || object === null || (typeof object !== "object" && typeof object !== "function")) return;
+  // One that takes no keys cannot grow; one shared already is watched under its first name.
+  if (!Object.isExtensible(object) || watched.has(object)) return;
+  watched.add(object);
   sharedObjects.set(name, { object, baseline: new Set(Reflect.ownKeys(object)) });
 }
 
-/** Remembers the global object's keys; later additions are the mod's. */
+/**
+ * Remembers the global object's keys; later additions are the mod's. So are keys added to
+ * the built-ins a mod can still extend (`Date.loads`, `URL.prototype.cache`, `Intl.x`) and to
+ * what they hold: state hung there outlives a reload exactly as a global does.
+ */
 export function recordGlobalBaseline(global) {
   baselineGlobals = new Set(Reflect.ownKeys(global));
   shareObject("process", global.process);
   shareObject("console", global.console);
+  const own = (object, key) => Reflect.getOwnPropertyDescriptor(object, key)?.value;
+  for (const key of baselineGlobals) {
+    const name = keyName(key);
+    const value = own(global, key);
+    if (value === global || value === null || (typeof value !== "object" && typeof value !== "function")) continue;
+    shareObject(name, value);
+    shareObject(`${name}.prototype`, own(value, "prototype"));
+    for (const member of Reflect.ownKeys(value)) {
+      const held = own(value, member);
+      if (typeof held !== "function" || member === "constructor") continue;
+      shareObject(`${name}.${keyName(member)}`, held);
+      shareObject(`${name}.${keyName(member)}.prototype`, own(held, "prototype"));
+    }
+  }
 }
 
 function keyName(key) {
@@ -104,12 +138,16 @@ function keyName(key) {
 }
 
 /**
- * Tells a proxy apart without running its traps (deno_core's `core.isProxy`, which the host
- * hands over before any mod loads).
+ * Tells a proxy apart without running its traps (deno_core's `core.isProxy`). Until the host
+ * hands it over, everything is taken for one.
  */
 let isProxy = () => true;
-export function useProxyCheck(check) {
-  isProxy = check;
+
+/** Takes the engine's own reads this module needs from deno_core's handle, before any mod loads. */
+export function useCore(core) {
+  const { isProxy: proxyCheck, getPromiseDetails } = core;
+  isProxy = proxyCheck;
+  promiseState = (promise) => getPromiseDetails(promise)[0];
 }
 
 const MAP_SIZE = Object.getOwnPropertyDescriptor(Map.prototype, "size").get;
@@ -187,10 +225,10 @@ export function modTimers() {
     }));
 }
 
-/** Promises mod code constructed that are still unresolved. */
+/** Promises mod code made that are still pending, by the engine's own account. */
 export function modPendingPromises() {
   return [...promiseTracker.pending]
-    .filter((record) => record.owner && record.owner.id !== undefined)
+    .filter((record) => record.owner && record.owner.id !== undefined && promiseState(record.promise) === 0)
     .map((record) => ({ mod: record.owner.id, generation: record.owner.generation, ageMs: clock.now - record.createdAt }));
 }
 

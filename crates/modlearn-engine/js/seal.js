@@ -71,9 +71,9 @@ function installPerformance(global) {
  * (the "override mistake"), and the host does not rely on what a mod can
  * put there (json.js takes a toJSON from none of them, host records have no
  * prototype). String.prototype is frozen: the host's paths, command lines and
- * encodings run through its methods. `Date` stays too: node:util
- * lends the engine's own Date to the inspector it loads, and the host only
- * formats timestamps with it. Object.prototype and the error prototypes are
+ * encodings run through its methods. `Date` stays open (mods mock its
+ * statics, as they may in Bun); the host only formats timestamps with it.
+ * Object.prototype and the error prototypes are
  * closed instead (closePrototypes).
  */
 const LOCKED_GLOBALS = [

@@ -2,13 +2,23 @@
 // the timers it left, and the checked dispose's report.
 import { test, assertEqual, assert } from "./harness.js";
 import {
-  installPromiseTracking, promiseTracker, modGlobals, recordGlobalBaseline, modTimers, registrations, checkedDispose, useProxyCheck,
+  installPromiseTracking, promiseTracker, modGlobals, recordGlobalBaseline, modTimers, registrations, checkedDispose, useCore, modPendingPromises,
 } from "../lifecycle.js";
 import { clock } from "../platform.js";
 import { createRegistry } from "../registry.js";
 import { AbortController, abortHooks } from "../abort.js";
 
 const RealPromise = globalThis.Promise;
+
+/** Runs `body` with the shared prototype's constructor pointing at `Tracked`, as in the host. */
+async function asInstalled(Tracked, body) {
+  Object.defineProperty(RealPromise.prototype, "constructor", { value: Tracked, writable: true, configurable: true });
+  try {
+    await body();
+  } finally {
+    Object.defineProperty(RealPromise.prototype, "constructor", { value: RealPromise, writable: true, configurable: true });
+  }
+}
 
 function trackedGlobal(owner, fromMod = () => true) {
   const fake = { Promise: RealPromise };
@@ -18,29 +28,68 @@ function trackedGlobal(owner, fromMod = () => true) {
   return fake;
 }
 
-test("promises mod code constructs are tracked until resolved or rejected", async () => {
+test("promises mod code makes are tracked while the engine says they are pending", async () => {
+  useCore(globalThis.Deno.core);
   promiseTracker.pending.clear();
-  const owner = { current: { id: "global:/m.js", generation: 1 } };
-  const { Promise: Tracked } = trackedGlobal(owner);
-  let resolveIt;
-  const waiting = new Tracked((resolve) => {
-    resolveIt = resolve;
+  // Mod code runs only inside `asMod`; what the test's own awaits derive is the host's.
+  let inMod = false;
+  const asMod = (body) => {
+    inMod = true;
+    try {
+      return body();
+    } finally {
+      inMod = false;
+    }
+  };
+  const { Promise: Tracked } = trackedGlobal({ current: { id: "global:/m.js", generation: 1 } }, () => inMod);
+  const pending = () => modPendingPromises().length;
+  await asInstalled(Tracked, async () => {
+    let resolveIt;
+    const { waiting, derived } = asMod(() => {
+      const waiting = new Tracked((resolve) => {
+        resolveIt = resolve;
+      });
+      const rejected = new Tracked((_resolve, reject) => reject(new Error("no")));
+      rejected.catch(() => {});
+      return { waiting, derived: waiting.then((value) => value) };
+    });
+    await null;
+    assertEqual(pending(), 2, "the rejected one and its catch are done; the one derived from the waiting one waits too");
+    assert(waiting instanceof Tracked && waiting instanceof globalThis.Promise, "an ordinary promise");
+    class Sub extends Tracked {}
+    const sub = asMod(() => new Sub((resolve) => resolve(2)));
+    assert(sub instanceof Sub, "subclasses keep their prototype");
+    assertEqual(await sub, 2);
+    assertEqual(await asMod(() => Tracked.resolve(3)), 3);
+    assert(Tracked.resolve(waiting) === waiting, "a promise of the constructor's own is passed through, as in Bun");
+    assertEqual(pending(), 2, "settled ones are not counted");
+    resolveIt(1);
+    assertEqual(await derived, 1);
+    assertEqual(pending(), 0);
   });
-  const rejected = new Tracked((_resolve, reject) => reject(new Error("no")));
-  const derived = waiting.then((value) => value);
-  rejected.catch(() => {});
-  assertEqual(promiseTracker.pending.size, 1, "the rejected one is done, derived ones are not counted");
-  assert(waiting instanceof Tracked && waiting instanceof globalThis.Promise, "an ordinary promise");
-  assertEqual(typeof Tracked.resolve, "function");
-  class Sub extends Tracked {}
-  const sub = new Sub((resolve) => resolve(2));
-  assert(sub instanceof Sub, "subclasses keep their prototype");
-  assertEqual(await sub, 2);
-  assertEqual(await Tracked.resolve(3), 3);
-  assertEqual(promiseTracker.pending.size, 1, "statics are not tracked");
-  resolveIt(1);
-  assertEqual(await derived, 1);
-  assertEqual(promiseTracker.pending.size, 0);
+});
+
+test("no route to a promise hides it: species, statics, a thenable that never settles", () => {
+  useCore(globalThis.Deno.core);
+  promiseTracker.pending.clear();
+  const { Promise: Tracked } = trackedGlobal({ current: { id: "global:/m.js", generation: 1 } });
+  assert(Tracked[Symbol.species] === Tracked, "the species is the tracking constructor");
+  new (Tracked[Symbol.species])(() => {});
+  Tracked.withResolvers();
+  Tracked.race([]);
+  new Tracked((resolve) => resolve({ then() {} }));
+  assertEqual(modPendingPromises().length, 4);
+});
+
+test("settled promises are dropped as the tracked ones grow", async () => {
+  useCore(globalThis.Deno.core);
+  promiseTracker.pending.clear();
+  promiseTracker.prunedAt = 0;
+  const { Promise: Tracked } = trackedGlobal({ current: { id: "global:/m.js", generation: 1 } });
+  new Tracked(() => {});
+  for (let i = 0; i < 3000; i++) new Tracked((resolve) => resolve(i));
+  assert(promiseTracker.pending.size < 1100, `${promiseTracker.pending.size} records kept`);
+  assertEqual(modPendingPromises().length, 1);
 });
 
 test("the host's own promises and those made with no owner are not tracked", () => {
@@ -53,7 +102,7 @@ test("the host's own promises and those made with no owner are not tracked", () 
 });
 
 test("globals a mod adds are listed with sizes that grow with state", () => {
-  useProxyCheck(globalThis.Deno.core.isProxy);
+  useCore(globalThis.Deno.core);
   const fake = { keep: 1 };
   recordGlobalBaseline(fake);
   fake.list = [1, 2, 3];
@@ -69,7 +118,7 @@ test("globals a mod adds are listed with sizes that grow with state", () => {
 });
 
 test("reading a global's size runs none of the mod's code", () => {
-  useProxyCheck(globalThis.Deno.core.isProxy);
+  useCore(globalThis.Deno.core);
   const ran = [];
   const fake = {};
   recordGlobalBaseline(fake);
