@@ -6,16 +6,29 @@ const NO_BACKEND = "Mod conversation backend is not available";
 
 /** A conversation handle bound to `id` (null when there is none). */
 export function conversationHandle(id) {
-  const unavailable = async () => {
+  const conversationId = typeof id === "string" ? id : null;
+  const requireBackend = () => {
     throw new Error(NO_BACKEND);
   };
+  // As Letta's conversation-handle.ts: the async methods reject, the other two throw at once.
   return {
-    id: typeof id === "string" ? id : null,
-    fork: unavailable,
-    getHistory: unavailable,
-    updateTitle: unavailable,
-    sendMessageStream: unavailable,
-    updateLlmConfig: unavailable,
+    id: conversationId,
+    async fork() {
+      requireBackend();
+    },
+    getHistory() {
+      requireBackend();
+    },
+    async updateTitle() {
+      if (!conversationId) throw new Error("Mod updateTitle: conversationId is not available for this conversation");
+      requireBackend();
+    },
+    sendMessageStream() {
+      requireBackend();
+    },
+    async updateLlmConfig() {
+      requireBackend();
+    },
   };
 }
 
@@ -35,7 +48,9 @@ export function withGetContextTrap(ctx, id, onCall) {
   return ctx;
 }
 
-/** Deep copy of the host's base context, so one callback cannot change the next one's. */
+/** A scenario's context: a deep copy of the host's base context, with Letta's `subagents.list`. */
 export function freshContext(base) {
-  return JSON.parse(JSON.stringify(base));
+  const ctx = JSON.parse(JSON.stringify(base));
+  if (ctx.subagents !== null && typeof ctx.subagents === "object") ctx.subagents.list = () => [];
+  return ctx;
 }

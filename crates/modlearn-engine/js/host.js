@@ -33,29 +33,34 @@ installRequire(globalThis, (what) => hostAccessDenied(what, "modlearn's sandbox 
 // Evaluated now, inside the installed sandbox (see require.js); in before `seal`.
 import("./require-table.js").then(({ BUILTINS }) => setBuiltins(BUILTINS), builtinsFailed);
 
-/** Letta's learning-harness context: what every callback sees as ctx. */
+/**
+ * Letta's learning-harness context (learning-harness.ts, createAssertionModContext), key for
+ * key in its order, with the virtual working directory. `subagents.list` is a function there
+ * and is added by freshContext.
+ */
 export const DEFAULT_CONTEXT = Object.freeze({
-  app: { version: "modlearn" },
-  workspace: { cwd: "/workspace", currentDir: "/workspace", projectDir: "/workspace" },
+  app: { version: "mod-learning-eval" },
+  backgroundAgents: [],
+  subagents: {},
+  contextWindow: {
+    currentUsage: null, remainingPercentage: null, size: 200000,
+    totalInputTokens: 0, totalOutputTokens: 0, usedPercentage: null,
+  },
+  cost: { totalApiDurationMs: 0, totalCostUsd: null, totalDurationMs: 0, totalLinesAdded: null, totalLinesRemoved: null },
   cwd: "/workspace",
+  lastRunId: null,
+  memfs: { enabled: false, memoryDir: null },
+  model: { displayName: "mod-learning-eval", id: "mod-learning-eval", provider: "local", reasoningEffort: null },
+  networkPhase: null,
+  permissionMode: "standard",
+  reflection: { mode: null, stepCount: 0 },
   sessionId: "mod-learning-eval-conversation",
   conversationSummary: null,
-  lastRunId: null,
-  agent: { id: "mod-learning-eval-agent", name: "Mod Learning Eval" },
-  model: { id: "mod-learning-eval", displayName: "mod-learning-eval", provider: "local", reasoningEffort: null },
-  toolset: "default",
   systemPromptId: null,
-  permissionMode: "standard",
-  networkPhase: null,
   terminalWidth: 80,
-  contextWindow: {
-    size: 200000, totalInputTokens: 0, totalOutputTokens: 0,
-    usedPercentage: 0, remainingPercentage: 100, currentUsage: null,
-  },
-  cost: { totalDurationMs: 0, totalApiDurationMs: 0, totalCostUsd: 0, totalLinesAdded: 0, totalLinesRemoved: 0 },
-  reflection: { mode: null, stepCount: 0 },
-  memfs: { enabled: false, memoryDir: null },
-  backgroundAgents: [],
+  toolset: "default",
+  agent: { id: "mod-learning-eval-agent", name: "Mod Learning Eval" },
+  workspace: { cwd: "/workspace", currentDir: "/workspace", projectDir: "/workspace" },
 });
 
 const DIAGNOSTICS_MAX = 200;
@@ -69,6 +74,7 @@ class Host {
     this.capabilities = profileNamed("engine");
     this.profile = "engine";
     this.baseContext = DEFAULT_CONTEXT;
+    this.scenarioContext = null;
     this.reservedToolNames = new Set();
     this.builtinCommandIds = new Set();
     this.registry = createRegistry(0);
@@ -147,6 +153,8 @@ class Host {
   }
 
   upsertPanel(owner, id, { render, order }) {
+    // Letta's validateModPanelId: an id that is no string fails on its trim.
+    if (!id.trim()) throw new Error("Mod panel id must not be empty");
     const key = JSON.stringify([owner.id, id]);
     const existing = this.registry.panels.get(key);
     this.registry.panels.set(key, {
@@ -164,8 +172,16 @@ class Host {
     return this.clientPromise;
   }
 
+  /**
+   * The ctx a callback gets: a shallow copy of the scenario's one context, as Letta's dispatch
+   * hands each handler `{ ...context }`. What a handler sets on ctx itself is gone for the next,
+   * what it sets inside (`ctx.agent.x`) stays for the rest of the scenario, as in Letta.
+   */
   context() {
-    return freshContext(this.baseContext);
+    if (this.scenarioContext?.base !== this.baseContext) {
+      this.scenarioContext = { base: this.baseContext, ctx: freshContext(this.baseContext) };
+    }
+    return { ...this.scenarioContext.ctx };
   }
 
   // ---- methods the Rust side calls ----
@@ -180,10 +196,8 @@ class Host {
     if (seed !== undefined) seedRandom(seed);
     if (reservedToolNames !== undefined) this.reservedToolNames = new Set(reservedToolNames);
     if (builtinCommandIds !== undefined) this.builtinCommandIds = new Set(builtinCommandIds);
-    // The world's working directory and agent id follow ctx, as Letta's do; only Letta's
-    // process carries a Letta agent id.
-    const agentId = this.dialect === "letta" ? this.baseContext.agent?.id : null;
-    this.worldSeed = { ...(world ?? {}), cwd: this.baseContext.cwd, agentId };
+    // The world's working directory follows ctx, as Letta's does.
+    this.worldSeed = { ...(world ?? {}), cwd: this.baseContext.cwd };
     seedWorld(this.worldSeed);
     // The `capabilities` operation reports the capabilities; an engine's start does not wait on them.
     return { profile: this.profile };
@@ -192,6 +206,7 @@ class Host {
   /** Starts a new load generation with an empty registry (after a dispose). */
   newGeneration() {
     this.registry = createRegistry(this.registry.generation + 1);
+    this.scenarioContext = null;
     this.clientPromise = null;
     // A plugin whose load failed after Cordis activated it was never disposed: the next load
     // unplugs it first, so the new generation's root holds nothing of it.
