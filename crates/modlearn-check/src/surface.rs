@@ -91,8 +91,8 @@ pub struct CommandEntry {
     pub id: String,
     /// Description.
     pub description: String,
-    /// Sort order.
-    pub order: f64,
+    /// Sort order, as the mod gave it.
+    pub order: serde_json::Value,
 }
 
 /// Everything a mod registered, in registration order, owners removed.
@@ -138,7 +138,7 @@ impl Registrations {
             commands: snapshot
                 .commands
                 .iter()
-                .map(|c| CommandEntry { id: c.id.clone(), description: c.description.clone(), order: c.order })
+                .map(|c| CommandEntry { id: c.id.clone(), description: c.description.clone(), order: c.order.clone() })
                 .collect(),
             permissions: snapshot.permissions.iter().map(without_owner).collect(),
             providers: snapshot.providers.iter().map(without_owner).collect(),

@@ -10,6 +10,7 @@ import {
   normalizeCommand,
   normalizePermission,
   normalizeTool,
+  validateId,
   validateEventName,
   validateToolName,
 } from "./registry.js";
@@ -97,8 +98,8 @@ export function createLettaHandle(engine, owner) {
       return () => tools.unregister(normalized.name);
     },
     unregister(name) {
-      validateToolName(name);
       if (!caps.tools) return;
+      validateToolName(name);
       if (!live("tool", name)) return;
       const map = registry().tools;
       if (map.get(name)?.owner.id === owner.id) map.delete(name);
@@ -126,6 +127,7 @@ export function createLettaHandle(engine, owner) {
     },
     unregister(id) {
       if (!caps.commands) return;
+      validateId("command", id);
       if (!live("command", id)) return;
       const map = registry().commands;
       if (map.get(id)?.owner.id === owner.id) map.delete(id);
@@ -147,6 +149,7 @@ export function createLettaHandle(engine, owner) {
     },
     unregister(id) {
       if (!caps.permissions) return;
+      validateId("permission", id);
       if (!live("permission", id)) return;
       const map = registry().permissions;
       if (map.get(id)?.owner.id === owner.id) map.delete(id);

@@ -67,7 +67,8 @@ const TOOL_NAME_PATTERN = /^[a-zA-Z0-9_-]{1,64}$/;
 
 /** Validates a tool name; used by register and unregister alike. */
 export function validateToolName(name) {
-  if (typeof name !== "string" || !TOOL_NAME_PATTERN.test(name)) {
+  // As Letta's: the pattern tests the name as text, so the number 42 is a valid name.
+  if (!TOOL_NAME_PATTERN.test(name)) {
     throw new Error(`Mod tool name '${String(name)}' must be 1-64 letters, digits, '_' or '-'`);
   }
 }
@@ -98,11 +99,13 @@ export function normalizeTool(tool) {
   } else {
     approvalPolicy = tool.requiresApproval === false ? "auto" : "ask";
   }
-  if (tool.isEnabled !== undefined && typeof tool.isEnabled !== "function") {
-    throw new Error(`Mod tool '${tool.name}' isEnabled must be a function`);
-  }
+  // Letta keeps a truthy isEnabled of any type (calling one that is no function fails later)
+  // and drops a falsy one.
+  const { isEnabled, ...rest } = tool;
   return {
-    ...tool,
+    ...rest,
+    name: String(tool.name),
+    ...(isEnabled ? { isEnabled } : {}),
     parameters,
     approvalPolicy,
     requiresApproval: approvalPolicy !== "auto",
@@ -110,12 +113,13 @@ export function normalizeTool(tool) {
   };
 }
 
-/** Validates a command or permission id. */
+/**
+ * Validates a command or permission id as Letta does: a command id is asked `startsWith` (an id
+ * that is no string fails there), a permission id is only matched as text (the number 7 passes).
+ */
 export function validateId(kind, id) {
-  if (typeof id !== "string" || id.startsWith("/") || !ID_PATTERN.test(id)) {
-    const why = typeof id === "string" && id.startsWith("/") ? "must not start with '/'" : "must match /^[a-z0-9][a-z0-9-]*$/";
-    throw new Error(`Mod ${kind} id '${String(id)}' ${why}`);
-  }
+  if (kind === "command" && id.startsWith("/")) throw new Error(`Mod command id '${String(id)}' must not start with '/'`);
+  if (!ID_PATTERN.test(id)) throw new Error(`Mod ${kind} id '${String(id)}' must match /^[a-z0-9][a-z0-9-]*$/`);
 }
 
 /** Letta's command normalisation. */
@@ -138,7 +142,8 @@ export function normalizePermission(permission) {
   if (!permission || typeof permission !== "object") throw new TypeError("Mod permission registration must be an object");
   validateId("permission", permission.id);
   if (typeof permission.check !== "function") throw new Error(`Mod permission '${permission.id}' must include check(event, ctx)`);
-  return { ...permission };
+  // Letta keys its registry by the id as text, and so do the snapshots modlearn reads.
+  return { ...permission, id: String(permission.id) };
 }
 
 /**

@@ -46,8 +46,8 @@ pub struct RegisteredCommand {
     pub id: String,
     /// Description.
     pub description: String,
-    /// Sort order.
-    pub order: f64,
+    /// Sort order, as the mod gave it (Letta takes any value; 250 when none).
+    pub order: Value,
     /// Owner id.
     #[serde(rename = "mod")]
     pub owner: String,
