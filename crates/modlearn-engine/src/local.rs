@@ -399,6 +399,10 @@ impl LocalEngine {
         match result {
             Ok(()) => Ok(()),
             Err(_) if runtime.v8_isolate().is_execution_terminating() || self.watchdog.fired() => Err(CallFailure::Terminated),
+            // deno_core knows nothing of the virtual clock: a module awaiting a timer at its top
+            // level looks stalled to it, though firing the timer moves it on. The step loop
+            // decides, as for any other awaited timer.
+            Err(error) if error.to_string().contains(STALLED_TOP_LEVEL_AWAIT) => Ok(()),
             Err(error) => Err(CallFailure::Threw(error.to_string())),
         }
     }
@@ -426,6 +430,9 @@ impl LocalEngine {
         }
     }
 }
+
+/// What deno_core reports when a module's top-level await has nothing left to wait on.
+const STALLED_TOP_LEVEL_AWAIT: &str = "Top-level await promise never resolved";
 
 /// Where a candidate seems to live, to itself: Letta's mods directory in the sandbox's home.
 pub(crate) const VIRTUAL_MOD_DIR: &str = "/home/user/.letta/mods";
