@@ -124,8 +124,8 @@ export function seedWorld(seed = {}) {
     LANG: "en_US.UTF-8",
     TERM: "xterm-256color",
     TZ: "UTC",
-    // Letta's process sets these for its mods; Pi's and DSH's (`agentId: null`) do not.
-    ...(seed.agentId === null ? {} : { MEMORY_DIR: world.cwd, LETTA_AGENT_ID: seed.agentId ?? "mod-learning-eval-agent" }),
+    // No MEMORY_DIR or LETTA_AGENT_ID: Letta's harness runs assertions in its own process,
+    // which has neither; a prompt scenario's seed adds MEMORY_DIR, as Letta's headless run has it.
     ...(seed.env ?? {}),
   };
   world.commands = (seed.commands ?? []).map((command) => ({

@@ -12,8 +12,8 @@ use serde::{Deserialize, Serialize};
 pub struct WorldSeed {
     /// File texts by path; relative paths are under the working directory (ctx `cwd`).
     pub files: BTreeMap<String, String>,
-    /// Environment variables, over the defaults (`HOME`, `USER`, `PATH`, `MEMORY_DIR`,
-    /// `LETTA_AGENT_ID`, ...). The host's own environment never reaches a mod.
+    /// Environment variables, over the defaults (`HOME`, `USER`, `PATH`, ...). The host's own
+    /// environment never reaches a mod.
     pub env: BTreeMap<String, String>,
     /// Scripted answers of `node:child_process`, first match wins.
     pub commands: Vec<ScriptedCommand>,

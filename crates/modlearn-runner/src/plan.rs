@@ -9,7 +9,7 @@ use modlearn_engine::{ScriptedCommand, WorldSeed};
 use modlearn_exercise::session::{Action, DriverPlan, EnvTool, SessionEnv, SessionPlan, ToolCall, ToolKind};
 use modlearn_exercise::{HostSettings, ScenarioPlan};
 use modlearn_judge::probe;
-use modlearn_spec::{AskResolution, Env, EnvToolKind, ResolvedScenario, ScriptStep, default_env};
+use modlearn_spec::{AskResolution, Dialect, Env, EnvToolKind, ResolvedScenario, ScriptStep, default_env};
 use serde_json::{Value, json};
 
 use crate::eval_model::{EvalModel, Ledger, PromptSession};
@@ -34,13 +34,14 @@ pub(crate) fn scenario_plan(scenario: &ResolvedScenario, eval: Option<&EvalSessi
         (None, _) => eval.zip(scenario.prompt_to_run()).map(|(eval, prompt)| prompt_session(scenario, env.as_ref(), eval, prompt)),
         _ => None,
     };
-    ScenarioPlan {
-        probes: scenario.assertions.iter().map(probe).collect(),
-        host,
-        session,
-        world: world_seed(scenario, env.as_ref()),
-        dialect: scenario.dialect,
+    let mut world = world_seed(scenario, env.as_ref());
+    // Letta sets MEMORY_DIR only for the headless process a prompt scenario runs in; its
+    // assertions run inside the harness, whose environment has none.
+    if session.is_some() && scenario.dialect == Dialect::Letta {
+        let cwd = env.as_ref().and_then(|env| env.context.get("cwd")).and_then(Value::as_str).unwrap_or("/workspace");
+        world.env.entry("MEMORY_DIR".to_owned()).or_insert_with(|| cwd.to_owned());
     }
+    ScenarioPlan { probes: scenario.assertions.iter().map(probe).collect(), host, session, world, dialect: scenario.dialect }
 }
 
 /// The virtual world of a scenario: its memory files in the working directory (ctx `cwd`, also
