@@ -80,6 +80,9 @@ fn emit(
     let transpiled = parsed
         .transpile(
             &deno_ast::TranspileOptions {
+                // Letta's ts.transpileModule targets ES2022 without experimentalDecorators, so
+                // TC39 decorators (and `accessor`) are lowered; QuickJS has neither.
+                decorators: deno_ast::DecoratorsTranspileOption::Ecma,
                 imports_not_used_as_values: deno_ast::ImportsNotUsedAsValues::Remove,
                 jsx: Some(deno_ast::JsxRuntime::Automatic(deno_ast::JsxAutomaticOptions {
                     development: false,
