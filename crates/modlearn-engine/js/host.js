@@ -21,9 +21,12 @@ import { HOST_METHODS, OPERATION_NAMES } from "./protocol.js";
 import { hostStack, sealGlobals } from "./seal.js";
 import { installWeb } from "./web/install.js";
 import { seedWorld, worldSnapshot } from "./world.js";
-import { assertRequireReady, builtinsFailed, installRequire, setBuiltins } from "./require.js";
+import { assertRequireReady, builtinModules, builtinsFailed, installRequire, setBuiltins } from "./require.js";
 
 
+// The engine's own Promise, for the host's own work: the global one that mods get records,
+// with a stack, every promise made while a mod's owner is current (lifecycle.js).
+const HostPromise = globalThis.Promise;
 const core = installSandbox(globalThis);
 useCore(core);
 // Bun's platform, virtualised: web globals, `process`, and the world behind node:*.
@@ -168,7 +171,7 @@ class Host {
 
   getClient() {
     // Letta's harness wires a client that is an empty object.
-    this.clientPromise ??= Promise.resolve({});
+    this.clientPromise ??= HostPromise.resolve({});
     return this.clientPromise;
   }
 
@@ -238,7 +241,7 @@ class Host {
     const state = { index, settled: false, hostError: null };
     this.stepState = state;
     const operation = this.operation;
-    Promise.resolve()
+    HostPromise.resolve()
       .then(() => operation.step(index))
       .then(
         () => {
@@ -330,7 +333,7 @@ class Host {
   seal() {
     assertRequireReady();
     sealGlobals(globalThis);
-    recordGlobalBaseline(globalThis);
+    recordGlobalBaseline(globalThis, builtinModules());
     return {};
   }
 

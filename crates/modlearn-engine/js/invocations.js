@@ -148,6 +148,9 @@ function describeValue(value) {
   return typeof value === "string" ? JSON.stringify(value) : String(value);
 }
 
+/** The engine's own Promise (evaluated before the host installs the tracking one mods get). */
+const HostPromise = globalThis.Promise;
+
 const SECRET_NAME = /^[A-Z_][A-Z0-9_]*$/;
 
 /**
@@ -329,11 +332,11 @@ export class RunCommandOperation {
     const base = host.context();
     const conversation = { ...conversationHandle(base.sessionId), id: base.sessionId };
     const ctx = withTrap(host, command.owner, { ...base, ...invocation, argv: [...invocation.argv], conversation });
-    const timeout = new Promise((_resolve, reject) => {
+    const timeout = new HostPromise((_resolve, reject) => {
       this.timer = setHostTimeout(() => reject(new Error(`Mod command timed out after ${COMMAND_TIMEOUT_MS}ms`)), COMMAND_TIMEOUT_MS);
     });
     try {
-      const returned = await Promise.race([Promise.resolve(command.run(ctx)), timeout]);
+      const returned = await HostPromise.race([HostPromise.resolve(command.run(ctx)), timeout]);
       const result = normalizeCommandResult(returned);
       if (this.failure === null) this.result = result;
     } catch (error) {

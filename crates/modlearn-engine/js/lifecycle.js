@@ -51,27 +51,43 @@ function track(promise, owner) {
   }
 }
 
+/** Function.prototype.toString as the engine has it, before the sandbox dresses host functions. */
+const engineSource = Function.prototype.call.bind(Function.prototype.toString);
+
+/**
+ * Whether `executor` is the engine's own (the one `.then` and the statics hand a species
+ * constructor): native, nameless, of two parameters, and no proxy that could say so.
+ */
+function isEngineExecutor(executor) {
+  return !isProxy(executor) && executor.length === 2 && executor.name === "" && engineSource(executor) === "function () {\n    [native code]\n}";
+}
+
 /**
  * Replaces `global.Promise` with a constructor that records which owner made
- * each promise (when `fromModCode()` says mod code made it). Its statics and
- * species are bound to it, so `Promise.withResolvers()` and `.then` chains are
- * seen too, and no route hands out the untracked constructor. Instances are
- * ordinary promises (same prototype, `instanceof`), so mods and the host see no
- * difference.
+ * each promise (when `fromModCode()` says mod code made it). Its species is
+ * itself and its statics record what they make, so no route hands out the
+ * untracked constructor and `Promise.withResolvers()` or `Promise.race([])` are
+ * seen. Promises `.then` derives (through the species, with the engine's own
+ * executor) are not counted: they wait on one that is. Instances are ordinary
+ * promises (same prototype, `instanceof`), so mods and the host see no
+ * difference. The host's own code keeps the engine's constructor (what this
+ * returns): with a mod's owner current, every promise made here costs a stack.
  */
 export function installPromiseTracking(global, currentOwner, fromModCode) {
   const RealPromise = global.Promise;
   promiseTracker.currentOwner = currentOwner;
+  const modOwner = () => {
+    const owner = promiseTracker.currentOwner();
+    return owner !== null && owner !== undefined && fromModCode() ? owner : null;
+  };
   function Promise(executor) {
     if (new.target === undefined) throw new TypeError("Promise constructor cannot be invoked without 'new'");
-    // The host's own promises (its time limits) are not the mod's work.
-    // Reflect.construct keeps subclasses (`class P extends Promise`) working.
-    // The owner lookup is cheap and the stack capture in `fromModCode` is
-    // not, so the stack is only captured when a mod could own the promise.
-    const owner = typeof executor === "function" ? promiseTracker.currentOwner() : null;
-    const tracked = owner !== null && owner !== undefined && fromModCode();
+    // Reflect.construct keeps subclasses (`class P extends Promise`) working. The owner
+    // lookup is cheap and the stack capture in `fromModCode` is not, so the stack is only
+    // captured when a mod could own the promise.
+    const owner = typeof executor === "function" && !isEngineExecutor(executor) ? modOwner() : null;
     const promise = Reflect.construct(RealPromise, [executor], new.target);
-    if (tracked) track(promise, owner);
+    if (owner !== null) track(promise, owner);
     return promise;
   }
   Promise.prototype = RealPromise.prototype;
@@ -79,12 +95,31 @@ export function installPromiseTracking(global, currentOwner, fromModCode) {
   for (const key of Reflect.ownKeys(RealPromise)) {
     if (key === "prototype" || key === "length" || key === "name" || key === Symbol.species) continue;
     const descriptor = Object.getOwnPropertyDescriptor(RealPromise, key);
-    if (typeof descriptor.value === "function") descriptor.value = descriptor.value.bind(Promise);
+    if (typeof descriptor.value === "function") descriptor.value = trackedStatic(descriptor.value, RealPromise, modOwner);
     Object.defineProperty(Promise, key, descriptor);
   }
   Object.defineProperty(Promise, Symbol.species, { get: () => Promise, configurable: true });
   global.Promise = Promise;
   return RealPromise;
+}
+
+/** A static of Promise that records the promise it makes (`withResolvers`' too) for mod code. */
+function trackedStatic(method, RealPromise, modOwner) {
+  const wrapped = {
+    [method.name](...args) {
+      // Through the tracking constructor, which leaves the engine's executor alone: the
+      // promise is recorded here, once, and Promise.resolve(p) is p itself, as in Bun.
+      const result = Reflect.apply(method, this, args);
+      const promise = method.name === "withResolvers" ? result?.promise : result;
+      if (promise instanceof RealPromise && promiseState(promise) === 0) {
+        const owner = modOwner();
+        if (owner !== null) track(promise, owner);
+      }
+      return result;
+    },
+  }[method.name];
+  Object.defineProperty(wrapped, "length", { value: method.length });
+  return wrapped;
 }
 
 /** Own keys of the global object when the host finished setting up. */
@@ -111,25 +146,32 @@ export function shareObject(name, object) {
 /**
  * Remembers the global object's keys; later additions are the mod's. So are keys added to
  * the built-ins a mod can still extend (`Date.loads`, `URL.prototype.cache`, `Intl.x`) and to
- * what they hold: state hung there outlives a reload exactly as a global does.
+ * the Node built-ins' exports (`require("node:fs").loads`), which every load generation
+ * shares: state hung there outlives a reload exactly as a global does.
  */
-export function recordGlobalBaseline(global) {
+export function recordGlobalBaseline(global, builtinModules = {}) {
   baselineGlobals = new Set(Reflect.ownKeys(global));
   shareObject("process", global.process);
   shareObject("console", global.console);
-  const own = (object, key) => Reflect.getOwnPropertyDescriptor(object, key)?.value;
   for (const key of baselineGlobals) {
-    const name = keyName(key);
-    const value = own(global, key);
-    if (value === global || value === null || (typeof value !== "object" && typeof value !== "function")) continue;
-    shareObject(name, value);
-    shareObject(`${name}.prototype`, own(value, "prototype"));
-    for (const member of Reflect.ownKeys(value)) {
-      const held = own(value, member);
-      if (typeof held !== "function" || member === "constructor") continue;
-      shareObject(`${name}.${keyName(member)}`, held);
-      shareObject(`${name}.${keyName(member)}.prototype`, own(held, "prototype"));
-    }
+    const value = ownValue(global, key);
+    if (value !== global) shareWithMembers(keyName(key), value);
+  }
+  for (const [name, exported] of Object.entries(builtinModules)) shareWithMembers(`node:${name}`, exported);
+}
+
+const ownValue = (object, key) => Reflect.getOwnPropertyDescriptor(object, key)?.value;
+
+/** Shares `value`, its prototype, and each function it holds with that one's prototype. */
+function shareWithMembers(name, value) {
+  if (value === null || (typeof value !== "object" && typeof value !== "function")) return;
+  shareObject(name, value);
+  shareObject(`${name}.prototype`, ownValue(value, "prototype"));
+  for (const member of Reflect.ownKeys(value)) {
+    const held = ownValue(value, member);
+    if (typeof held !== "function" || member === "constructor") continue;
+    shareObject(`${name}.${keyName(member)}`, held);
+    shareObject(`${name}.${keyName(member)}.prototype`, ownValue(held, "prototype"));
   }
 }
 
@@ -162,27 +204,81 @@ function slotSize(getter, value) {
   }
 }
 
+const MAP_FOR_EACH = Map.prototype.forEach;
+const SET_FOR_EACH = Set.prototype.forEach;
+const ownDescriptor = Reflect.getOwnPropertyDescriptor;
+
+const ARRAY_SHAPE = new Set(["length"]);
+const FUNCTION_SHAPE = new Set(["length", "name", "prototype", "arguments", "caller"]);
+
+/** Most values one size reads, and how deep: state past them is not weighed. */
+const SIZE_NODES = 10000;
+const SIZE_DEPTH = 8;
+
 /**
- * A value's kind and a size that grows when state accumulates (lengths, entry counts,
- * numbers), read without running mod code: no proxy trap, no getter a
+ * What `value` holds directly: how many entries (a map's or set's, an array's elements, an
+ * object's own properties) and the values in them, read without running mod code: a proxy
+ * holds nothing it shows, a getter is not called.
+ */
+function held(value) {
+  const children = [];
+  let count = 0;
+  if (slotSize(MAP_SIZE, value) !== undefined) {
+    Reflect.apply(MAP_FOR_EACH, value, [(item, key) => children.push(key, item)]);
+    count += children.length / 2;
+  } else if (slotSize(SET_SIZE, value) !== undefined) {
+    Reflect.apply(SET_FOR_EACH, value, [(item) => children.push(item)]);
+    count += children.length;
+  }
+  // An array's length, and what every function owns from birth, are shape, not state.
+  const shape = Array.isArray(value) ? ARRAY_SHAPE : typeof value === "function" ? FUNCTION_SHAPE : null;
+  for (const key of Reflect.ownKeys(value)) {
+    if (shape !== null && shape.has(key)) continue;
+    count++;
+    children.push(ownDescriptor(value, key)?.value);
+  }
+  return { count, children };
+}
+
+/**
+ * How much `value` holds, all the way down: the entries of every object, array, map and set
+ * it reaches (each once), so `globalThis.state = { loads: [] }` grows as its list grows.
+ */
+function heldSize(value) {
+  const seen = new Set();
+  const queue = [[value, 0]];
+  let size = 0;
+  for (let next = 0; next < queue.length && seen.size < SIZE_NODES; next++) {
+    const [item, depth] = queue[next];
+    if (item === null || (typeof item !== "object" && typeof item !== "function") || seen.has(item) || isProxy(item)) continue;
+    seen.add(item);
+    const { count, children } = held(item);
+    size += count;
+    if (depth < SIZE_DEPTH) for (const child of children) queue.push([child, depth + 1]);
+  }
+  return size;
+}
+
+/**
+ * A value's kind and a size that grows when state accumulates (entries held all the way
+ * down, lengths, numbers), read without running mod code: no proxy trap, no getter a
  * subclass defines, no `instanceof` walk. Mod code run here could schedule the very timers
  * this read is counting, after they were counted.
  */
 function summarize(value) {
   if (value === null) return { type: "null", size: 0 };
   if ((typeof value === "object" || typeof value === "function") && isProxy(value)) return { type: "proxy", size: 0 };
-  if (Array.isArray(value)) return { type: "array", size: value.length };
-  const mapSize = slotSize(MAP_SIZE, value);
-  if (mapSize !== undefined) return { type: "map", size: mapSize };
-  const setSize = slotSize(SET_SIZE, value);
-  if (setSize !== undefined) return { type: "set", size: setSize };
+  if (Array.isArray(value)) return { type: "array", size: heldSize(value) };
+  if (slotSize(MAP_SIZE, value) !== undefined) return { type: "map", size: heldSize(value) };
+  if (slotSize(SET_SIZE, value) !== undefined) return { type: "set", size: heldSize(value) };
   switch (typeof value) {
     case "number":
       return { type: "number", size: value };
     case "string":
       return { type: "string", size: value.length };
     case "object":
-      return { type: "object", size: Reflect.ownKeys(value).length };
+    case "function":
+      return { type: typeof value, size: heldSize(value) };
     default:
       return { type: typeof value, size: 0 };
   }

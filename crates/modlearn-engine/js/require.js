@@ -23,6 +23,11 @@ export function builtinsFailed(error) {
   failure = String(error?.stack ?? error);
 }
 
+/** The Node built-ins `require` gives, by name (empty until the table is in). */
+export function builtinModules() {
+  return builtins ?? {};
+}
+
 /** Throws unless the table is in (the host refuses to seal without it). */
 export function assertRequireReady() {
   if (builtins !== null) return;
