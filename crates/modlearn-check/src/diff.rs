@@ -281,7 +281,10 @@ mod tests {
             diagnostics,
             registered: Registrations {
                 events: events.iter().map(|(k, v)| ((*k).to_owned(), *v)).collect(),
-                commands: commands.iter().map(|id| CommandEntry { id: (*id).to_owned(), description: String::new(), order: serde_json::Value::from(0) }).collect(),
+                commands: commands
+                    .iter()
+                    .map(|id| CommandEntry { id: (*id).to_owned(), description: String::new(), order: serde_json::Value::from(0) })
+                    .collect(),
                 permissions: vec![json!({"id": "guard", "description": "d"})],
                 ..Registrations::default()
             },

@@ -177,7 +177,15 @@ impl LocalEngine {
     /// Arms a booted runtime: starts its watchdog and configures the host.
     pub(crate) fn from_booted(mut booted: Booted, options: EngineOptions) -> Result<LocalEngine, EngineError> {
         let watchdog = Watchdog::new(booted.runtime.v8_isolate().thread_safe_handle());
-        let mut engine = LocalEngine { booted, watchdog, options: options.clone(), configured: None, load_count: 0, transpiled: None, replies: ReplyBudget::default() };
+        let mut engine = LocalEngine {
+            booted,
+            watchdog,
+            options: options.clone(),
+            configured: None,
+            load_count: 0,
+            transpiled: None,
+            replies: ReplyBudget::default(),
+        };
         engine.configure(options)?;
         Ok(engine)
     }
