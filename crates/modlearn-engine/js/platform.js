@@ -177,13 +177,44 @@ function makeConsole() {
     consoleBuffer.characters += text.length;
     consoleBuffer.lines.push({ level, text });
   };
+  const log = write("log");
+  // The rest of the console Bun gives, on the virtual clock: a mod calling console.time or
+  // console.table must not fail where Bun prints a line.
+  const timers = new Map();
+  const counts = new Map();
+  const elapsed = (label) => `[${(clock.now - timers.get(label)).toFixed(2)}ms] ${label}`;
   return {
-    log: write("log"),
+    log,
     info: write("info"),
     debug: write("debug"),
     warn: write("warn"),
     error: write("error"),
     trace: write("trace"),
+    dir: (value) => log(value),
+    dirxml: log,
+    table: (data) => log(data),
+    group: (...label) => label.length > 0 && log(...label),
+    groupCollapsed: (...label) => label.length > 0 && log(...label),
+    groupEnd: () => undefined,
+    clear: () => undefined,
+    assert: (condition, ...data) => {
+      if (!condition) write("error")("Assertion failed", ...data);
+    },
+    count: (label = "default") => {
+      const count = (counts.get(String(label)) ?? 0) + 1;
+      counts.set(String(label), count);
+      log(`${String(label)}: ${count}`);
+    },
+    countReset: (label = "default") => void counts.delete(String(label)),
+    time: (label = "default") => void timers.set(String(label), clock.now),
+    timeLog: (label = "default", ...data) => {
+      if (timers.has(String(label))) log(elapsed(String(label)), ...data);
+    },
+    timeEnd: (label = "default") => {
+      if (!timers.has(String(label))) return;
+      log(elapsed(String(label)));
+      timers.delete(String(label));
+    },
   };
 }
 

@@ -5,7 +5,7 @@
 import "../host.js";
 import { test, assert, assertEqual, assertThrows } from "./harness.js";
 import { seedWorld, worldSnapshot, world } from "../world.js";
-import { advanceClock } from "../platform.js";
+import { advanceClock, consoleBuffer } from "../platform.js";
 import fs, { readFileSync, writeFileSync, mkdirSync, existsSync, readdirSync, statSync } from "../node/fs.js";
 import fsp from "../node/fs-promises.js";
 import path from "../node/path.js";
@@ -162,6 +162,38 @@ test("Date runs on the virtual clock and leads nowhere else", () => {
   assert(stamp instanceof Date && stamp instanceof Stamp);
   assertEqual(stamp.getTime(), now);
   assertEqual([Date.name, Date.length], ["Date", 7]);
+});
+
+// Values are written as console.log writes them here (JSON), not as Bun's inspector would.
+test("the rest of Bun's console writes lines on the virtual clock", () => {
+  fresh();
+  const before = consoleBuffer.lines.length;
+  console.time("t");
+  console.timeLog("t", "mid");
+  console.timeEnd("t");
+  console.timeEnd("never started");
+  console.count();
+  console.count();
+  console.countReset();
+  console.count();
+  console.table([{ a: 1 }]);
+  console.group("g");
+  console.groupEnd();
+  console.assert(1 === 1, "not shown");
+  console.assert(false, "shown");
+  console.dir({ d: 1 });
+  console.clear();
+  assertEqual(consoleBuffer.lines.slice(before).map(({ level, text }) => `${level} ${text}`), [
+    "log [0.00ms] t mid",
+    "log [0.00ms] t",
+    "log default: 1",
+    "log default: 2",
+    "log default: 1",
+    'log [{"a":1}]',
+    "log g",
+    "error Assertion failed shown",
+    'log {"d":1}',
+  ]);
 });
 
 test("util, assert, events, crypto basics", () => {
