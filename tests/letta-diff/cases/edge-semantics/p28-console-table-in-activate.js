@@ -1,6 +1,0 @@
-const rewrite = (cmd) => cmd.replace(/^git push\b/, "git push --dry-run");
-const isPush = (e) => e.toolName === "Bash" && typeof e.args?.command === "string" && /^git push\b/.test(e.args.command);
-export function activate(letta) {
-  console.table([{ a: 1 }]);
-  letta.events.on("tool_start", (event) => { if (!isPush(event)) return; return { args: { ...event.args, command: rewrite(event.args.command) } }; }); letta.events.on("turn_start", (event) => { event.input.push({ type: "message", role: "system", content: "Reminder: git push runs as --dry-run." }); });
-}
