@@ -4,15 +4,15 @@
 // clock, reseed Math.random, switch the conversation tool runs belong to).
 //
 // Pending work is found by tagging every promise mod code makes through the
-// global `Promise` (`new Promise`, the statics such as `Promise.withResolvers`
-// or `Promise.race([])`, and `.then` chains, which construct through
-// `Promise[Symbol.species]`) with its owner, and asking the engine for each
-// one's real state when the leftovers are read: a promise resolved with a
-// thenable that never settles is still pending. Promises the engine makes
-// itself (async functions' results, `await`) are not seen; pending work nearly
-// always bottoms out in a tagged one (a sleep on a timer, a deferred that an
-// event should resolve), so a mod whose async loop outlives dispose shows up
-// as the promise it is waiting on.
+// global `Promise` (`new Promise`, `new (Promise[Symbol.species])`, and the
+// statics such as `Promise.withResolvers` or `Promise.race([])`) with its
+// owner, and asking the engine for each one's real state when the leftovers
+// are read: a promise resolved with a thenable that never settles is still
+// pending. Promises `.then` derives and those the engine makes itself (async
+// functions' results, `await`) are not counted; pending work nearly always
+// bottoms out in a tagged one (a sleep on a timer, a deferred that an event
+// should resolve), so a mod whose async loop outlives dispose shows up as the
+// promise it is waiting on.
 
 import { clock, pendingTimers, advanceClock, seedRandom } from "./platform.js";
 import { EVENT_CAPABILITY } from "./capabilities.js";
@@ -134,6 +134,9 @@ const sharedObjects = new Map();
 /** The objects in sharedObjects, each watched under its first name only. */
 const watched = new Set();
 
+/** An own data property's value, read without calling a getter. */
+const ownValue = (object, key) => Reflect.getOwnPropertyDescriptor(object, key)?.value;
+
 /** Counts keys later added to `object` as globals named `<name>.<key>`. */
 export function shareObject(name, object) {
   if (sharedObjects.has(name) || object === null || (typeof object !== "object" && typeof object !== "function")) return;
@@ -159,8 +162,6 @@ export function recordGlobalBaseline(global, builtinModules = {}) {
   }
   for (const [name, exported] of Object.entries(builtinModules)) shareWithMembers(`node:${name}`, exported);
 }
-
-const ownValue = (object, key) => Reflect.getOwnPropertyDescriptor(object, key)?.value;
 
 /** Shares `value`, its prototype, and each function it holds with that one's prototype. */
 function shareWithMembers(name, value) {
@@ -206,7 +207,6 @@ function slotSize(getter, value) {
 
 const MAP_FOR_EACH = Map.prototype.forEach;
 const SET_FOR_EACH = Set.prototype.forEach;
-const ownDescriptor = Reflect.getOwnPropertyDescriptor;
 
 const ARRAY_SHAPE = new Set(["length"]);
 const FUNCTION_SHAPE = new Set(["length", "name", "prototype", "arguments", "caller"]);
@@ -235,7 +235,7 @@ function held(value) {
   for (const key of Reflect.ownKeys(value)) {
     if (shape !== null && shape.has(key)) continue;
     count++;
-    children.push(ownDescriptor(value, key)?.value);
+    children.push(ownValue(value, key));
   }
   return { count, children };
 }

@@ -34,23 +34,24 @@ pub(crate) fn scenario_plan(scenario: &ResolvedScenario, eval: Option<&EvalSessi
         (None, _) => eval.zip(scenario.prompt_to_run()).map(|(eval, prompt)| prompt_session(scenario, env.as_ref(), eval, prompt)),
         _ => None,
     };
-    let mut world = world_seed(scenario, env.as_ref());
-    // Letta sets MEMORY_DIR only for the headless process a prompt scenario runs in; its
-    // assertions run inside the harness, whose environment has none.
-    if session.is_some() && scenario.dialect == Dialect::Letta {
-        let cwd = env.as_ref().and_then(|env| env.context.get("cwd")).and_then(Value::as_str).unwrap_or("/workspace");
-        world.env.entry("MEMORY_DIR".to_owned()).or_insert_with(|| cwd.to_owned());
-    }
+    let world = world_seed(scenario, env.as_ref(), session.is_some());
     ScenarioPlan { probes: scenario.assertions.iter().map(probe).collect(), host, session, world, dialect: scenario.dialect }
 }
 
-/// The virtual world of a scenario: its memory files in the working directory (ctx `cwd`, also
-/// `MEMORY_DIR`), and, for `child_process`, the environment's Bash tool's default output.
-fn world_seed(scenario: &ResolvedScenario, env: Option<&Env>) -> WorldSeed {
+/// The virtual world of a scenario: its memory files in the working directory (ctx `cwd`), the
+/// environment's process variables and, for `child_process`, its Bash tool's scripted commands and
+/// default output. Letta sets `MEMORY_DIR` (the working directory here) only for the headless run
+/// of a scenario with a session; its assertions run inside the harness, whose environment has none.
+fn world_seed(scenario: &ResolvedScenario, env: Option<&Env>, session: bool) -> WorldSeed {
     let bash = env.and_then(|env| env.tools.iter().find(|tool| tool.kind == EnvToolKind::Bash));
+    let mut process_env = env.map(|env| env.process_env.clone()).unwrap_or_default();
+    if session && scenario.dialect == Dialect::Letta {
+        let cwd = env.map_or(DEFAULT_CWD, context_cwd);
+        process_env.entry("MEMORY_DIR".to_owned()).or_insert_with(|| cwd.to_owned());
+    }
     WorldSeed {
         files: scenario.memory_files.iter().map(|(path, text)| (path.clone(), text.clone())).collect(),
-        env: env.map(|env| env.process_env.clone()).unwrap_or_default(),
+        env: process_env,
         commands: bash
             .map(|tool| {
                 tool.commands
@@ -70,6 +71,14 @@ fn world_seed(scenario: &ResolvedScenario, env: Option<&Env>) -> WorldSeed {
     }
 }
 
+/// The working directory mods see when an environment's context names none.
+const DEFAULT_CWD: &str = "/workspace";
+
+/// The working directory of an environment's context (ctx `cwd`).
+fn context_cwd(env: &Env) -> &str {
+    env.context.get("cwd").and_then(Value::as_str).unwrap_or(DEFAULT_CWD)
+}
+
 /// The eval model and the ledger of the candidate whose sessions it drives.
 pub(crate) struct EvalSessions {
     pub(crate) model: Arc<EvalModel>,
@@ -78,7 +87,7 @@ pub(crate) struct EvalSessions {
 
 fn prompt_session(scenario: &ResolvedScenario, env: Option<&Env>, eval: &EvalSessions, prompt: &str) -> SessionPlan {
     let env = env.cloned().unwrap_or_else(|| default_env(scenario.dialect));
-    let cwd = env.context.get("cwd").and_then(Value::as_str).unwrap_or("/workspace").to_owned();
+    let cwd = context_cwd(&env).to_owned();
     let session = PromptSession {
         model: Arc::clone(&eval.model),
         ledger: Arc::clone(&eval.ledger),
