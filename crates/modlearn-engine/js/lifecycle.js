@@ -111,7 +111,8 @@ function trackedStatic(method, RealPromise, modOwner) {
       // promise is recorded here, once, and Promise.resolve(p) is p itself, as in Bun.
       const result = Reflect.apply(method, this, args);
       const promise = method.name === "withResolvers" ? result?.promise : result;
-      if (promise instanceof RealPromise && promiseState(promise) === 0) {
+      // A constructor of the mod's may answer a proxy, which the engine cannot ask for a state.
+      if (typeof promise === "object" && promise !== null && !isProxy(promise) && promise instanceof RealPromise && promiseState(promise) === 0) {
         const owner = modOwner();
         if (owner !== null) track(promise, owner);
       }

@@ -81,6 +81,16 @@ test("no route to a promise hides it: species, statics, a thenable that never se
   assertEqual(modPendingPromises().length, 4);
 });
 
+test("a static asked to build through a constructor that answers a proxy still answers", () => {
+  useCore(globalThis.Deno.core);
+  const { Promise: Tracked } = trackedGlobal({ current: { id: "global:/m.js", generation: 1 } });
+  function Proxied(executor) {
+    return new Proxy(new RealPromise(executor), {});
+  }
+  const made = Tracked.resolve.call(Proxied, 1);
+  assert(globalThis.Deno.core.isProxy(made), "the constructor's own answer, as in Bun");
+});
+
 test("settled promises are dropped as the tracked ones grow", async () => {
   useCore(globalThis.Deno.core);
   promiseTracker.pending.clear();
