@@ -8,7 +8,8 @@ use crate::common::repo_root;
 const ALLOWED: &[(&str, &[&str])] = &[
     ("modlearn-types", &[]),
     ("modlearn-spec", &["modlearn-types"]),
-    ("modlearn-engine", &["modlearn-types"]),
+    ("modlearn-engine-ops", &[]),
+    ("modlearn-engine", &["modlearn-engine-ops", "modlearn-types"]),
     ("modlearn-exercise", &["modlearn-engine", "modlearn-types"]),
     ("modlearn-judge", &["modlearn-spec", "modlearn-types"]),
     ("modlearn-propose", &["modlearn-spec", "modlearn-types"]),

@@ -18,7 +18,7 @@ import { OPERATIONS } from "./operations.js";
 import { installPromiseTracking, recordGlobalBaseline, useCore } from "./lifecycle.js";
 import { abortHooks, signalOf as controllerSignal } from "./abort.js";
 import { HOST_METHODS, OPERATION_NAMES } from "./protocol.js";
-import { hostStack, sealGlobals } from "./seal.js";
+import { sealGlobals, withHostStackLimit } from "./seal.js";
 import { installWeb } from "./web/install.js";
 import { seedWorld, worldSnapshot } from "./world.js";
 import { assertRequireReady, builtinModules, builtinsFailed, installRequire, setBuiltins } from "./require.js";
@@ -354,7 +354,9 @@ const host = new Host();
 // Lifecycle checks: tag promises mod code constructs (a stack with any of the
 // candidate's frames; host frames are filtered out by prepareStackTrace), and
 // remember the globals that exist before any mod runs.
-installPromiseTracking(globalThis, () => host.lastOwner, () => /\n {4}at /.test(hostStack() ?? ""));
+// The engine's own stack walk answers that, without formatting a stack (`src/stack.rs`).
+const { op_mod_frame_on_stack: modFrameOnStack } = core.ops;
+installPromiseTracking(globalThis, () => host.lastOwner, () => withHostStackLimit(modFrameOnStack));
 // The Rust side calls `seal` once the host is booted (see Host.seal).
 // A throwing letta.signal listener must not break the abort (and the dispose) it runs in.
 abortHooks.onListenerError = (error, reason) =>

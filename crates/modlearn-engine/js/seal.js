@@ -180,7 +180,7 @@ const TYPED_ARRAYS = [
   "Int16Array", "Uint32Array", "Int32Array", "Float32Array", "Float64Array", "BigInt64Array", "BigUint64Array",
 ];
 
-/** How deep the host looks into a stack to find a candidate's frame (`hostStack`). */
+/** How deep the host looks into a stack to find a candidate's frame (`withHostStackLimit`). */
 const HOST_STACK_LIMIT = 16;
 
 /** The engine's own stackTraceLimit accessors, which only the host keeps. */
@@ -193,7 +193,7 @@ let nativeStackLimit = null;
  * operations, the host object itself) included. A mod's assignment is
  * accepted and ignored. Error.stackTraceLimit stays the mod's to set (it
  * shapes its own stacks), but its property cannot be replaced, and the host
- * reads the stacks it relies on with a limit of its own (`hostStack`).
+ * reads the stacks it relies on with a limit of its own (`withHostStackLimit`).
  */
 function lockStackTraces(global) {
   const ErrorConstructor = global.Error;
@@ -217,17 +217,14 @@ function lockStackTraces(global) {
   }
 }
 
-/**
- * The stack at the caller, as the host's prepareStackTrace formats it
- * (candidate frames only), with the host's own limit whatever a mod set.
- */
-export function hostStack() {
-  if (nativeStackLimit === null) return new Error().stack;
+/** Runs `read` (a read of the stack) with the host's own stack limit, whatever a mod set. */
+export function withHostStackLimit(read) {
+  if (nativeStackLimit === null) return read();
   const { get, set, owner } = nativeStackLimit;
   const saved = get.call(owner);
   set.call(owner, HOST_STACK_LIMIT);
   try {
-    return new Error().stack;
+    return read();
   } finally {
     set.call(owner, saved);
   }

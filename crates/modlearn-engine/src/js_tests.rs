@@ -23,8 +23,12 @@ pub struct JsTestResult {
 /// Runs every test registered by `js/tests/<file>`; `js_dir` is the `js/` folder.
 pub fn run_js_test_file(js_dir: &Path, file: &str) -> Result<Vec<JsTestResult>, String> {
     let loader = Rc::new(SandboxLoader::with_host_dir(js_dir.to_path_buf()));
-    let mut runtime =
-        JsRuntime::try_new(RuntimeOptions { module_loader: Some(loader), ..Default::default() }).map_err(|error| error.to_string())?;
+    let mut runtime = JsRuntime::try_new(RuntimeOptions {
+        module_loader: Some(loader),
+        extensions: vec![modlearn_engine_ops::extension()],
+        ..Default::default()
+    })
+    .map_err(|error| error.to_string())?;
     let tokio = tokio::runtime::Builder::new_current_thread().build().map_err(|e| e.to_string())?;
     tokio.block_on(async {
         let specifier = ModuleSpecifier::parse(&format!("modlearn-host:///tests/{file}")).map_err(|e| e.to_string())?;

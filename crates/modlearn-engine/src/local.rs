@@ -54,6 +54,7 @@ impl Booted {
         let mut runtime = JsRuntime::try_new(RuntimeOptions {
             module_loader: Some(loader.clone()),
             create_params: Some(create_params),
+            extensions: vec![modlearn_engine_ops::extension()],
             ..Default::default()
         })
         .map_err(|error| EngineError::Startup(error.to_string()))?;
