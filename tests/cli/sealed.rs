@@ -128,6 +128,10 @@ const ATTACKS: &[(&str, &str, &str, Option<&str>)] = &[
     ("species-hides-promise.js", "specs/turn-reminder.json", "candidates/turn-reminder/good-push-disposer.js", None),
     ("tojson-forges-input.js", "specs/turn-reminder.json", "candidates/turn-reminder/good-push-disposer.js", None),
     ("lone-surrogate.js", "specs/turn-reminder.json", "candidates/turn-reminder/good-push-disposer.js", None),
+    ("hides-promise-under-native-frames.js", "specs/turn-reminder.json", "candidates/turn-reminder/good-push-disposer.js", None),
+    ("hides-promise-newline-name.js", "specs/turn-reminder.json", "candidates/turn-reminder/good-push-disposer.js", None),
+    ("hides-promise-in-stack-format.js", "specs/turn-reminder.json", "candidates/turn-reminder/good-push-disposer.js", None),
+    ("hides-promise-stack-overflow.js", "specs/turn-reminder.json", "candidates/turn-reminder/good-push-disposer.js", None),
     // Replies too many values for modlearn to keep, however few bytes they cost the engine.
     ("reply-flood.js", "specs/uv-pip.json", "candidates/uv-pip/good-return-args.ts", Some("out_of_memory")),
 ];

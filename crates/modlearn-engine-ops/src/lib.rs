@@ -12,9 +12,9 @@
 
 use deno_core::{op2, v8};
 
-/// Frames looked at: the host sets the engine's stack limit around the call
+/// Frames looked at: all of them. The host sets the engine's stack limit around the call too
 /// (js/seal.js `withHostStackLimit`), so a mod's `Error.stackTraceLimit` does not decide it.
-const FRAMES: usize = 64;
+const FRAMES: usize = i32::MAX as usize;
 
 deno_core::extension!(modlearn_engine_ops, ops = [op_mod_frame_on_stack]);
 
@@ -24,17 +24,23 @@ pub fn extension() -> deno_core::Extension {
 }
 
 /// Whether a frame of the candidate's code (its module, or code it evaluated) is on the stack.
+/// A stack that cannot be read counts as one with such a frame: the host's formatting
+/// (js/platform.js `readStackForHost`) always ends in a frame of its own, so no frame at all
+/// means the engine could not walk the stack (it is nearly full, or the walk ran inside
+/// another stack's formatting, where mod code can run).
 #[op2(fast)]
 fn op_mod_frame_on_stack(scope: &mut v8::PinScope) -> bool {
     let Some(trace) = v8::StackTrace::current_stack_trace(scope, FRAMES) else {
-        return false;
+        return true;
     };
-    (0..trace.get_frame_count()).any(|index| {
-        trace
-            .get_frame(scope, index)
-            .and_then(|frame| frame.get_script_name(scope))
-            .is_some_and(|name| is_mod_script(&name.to_rust_string_lossy(scope)))
-    })
+    let frames = trace.get_frame_count();
+    frames == 0
+        || (0..frames).any(|index| {
+            trace
+                .get_frame(scope, index)
+                .and_then(|frame| frame.get_script_name(scope))
+                .is_some_and(|name| is_mod_script(&name.to_rust_string_lossy(scope)))
+        })
 }
 
 /// A script name of the candidate's: anything but the backend's internal scripts (`<...>`),
@@ -56,6 +62,7 @@ mod tests {
         assert!(is_mod_script("mod.ts"));
         assert!(is_mod_script("<eval>"));
         assert!(!is_mod_script("<dynimport-chain>"));
+        assert!(!is_mod_script("<modlearn-stack-read>"));
         assert!(!is_mod_script(""));
     }
 }

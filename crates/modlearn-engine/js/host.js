@@ -8,7 +8,7 @@
 // on the Rust side; a step that is stopped or never settles is reported back
 // with `fail`, and the operation carries on with the next step.
 
-import { advanceClock, clock, consoleBuffer, hostAccess, hostAccessDenied, installSandbox, pendingTimers, seedRandom } from "./platform.js";
+import { advanceClock, clock, consoleBuffer, hostAccess, hostAccessDenied, installSandbox, pendingTimers, readStackForHost, seedRandom } from "./platform.js";
 import { boundText, makeDiagnostic, markRecorded, wasRecorded } from "./diagnostics.js";
 import { profileNamed } from "./capabilities.js";
 import { createRegistry, eventCounts } from "./registry.js";
@@ -356,7 +356,7 @@ const host = new Host();
 // remember the globals that exist before any mod runs.
 // The engine's own stack walk answers that, without formatting a stack (`src/stack.rs`).
 const { op_mod_frame_on_stack: modFrameOnStack } = core.ops;
-installPromiseTracking(globalThis, () => host.lastOwner, () => withHostStackLimit(modFrameOnStack));
+installPromiseTracking(globalThis, () => host.lastOwner, () => withHostStackLimit(() => readStackForHost(modFrameOnStack)));
 // The Rust side calls `seal` once the host is booted (see Host.seal).
 // A throwing letta.signal listener must not break the abort (and the dispose) it runs in.
 abortHooks.onListenerError = (error, reason) =>

@@ -258,8 +258,30 @@ function frameLocation(callsite) {
   const file = callsite.getFileName?.() ?? callsite.getScriptNameOrSourceURL?.();
   if (typeof file !== "string" || file.startsWith("modlearn-host:")) return null;
   // File name only, without the load query: the same on every machine.
-  const name = file.replace(/[?#].*$/, "").split("/").pop();
+  const name = oneLine(file.replace(/[?#].*$/, "").split("/").pop());
   return `${name}:${callsite.getLineNumber?.() ?? "?"}:${callsite.getColumnNumber?.() ?? "?"}`;
+}
+
+/** A frame's text on one line: a line break in a name would cut its frame in two. */
+const oneLine = (text) => String(text).replace(/[\r\n\u2028\u2029]/g, " ");
+
+/**
+ * Set while the host reads a stack for itself (`readStackForHost`): the engine's stack walk
+ * (modlearn-engine-ops) reads the frames this formats, so they carry no function names (a
+ * mod's, with a bracket or line break, could look like another frame), and a last line of
+ * the host's own says the formatting ran (no frames at all then means it did not).
+ */
+let readingForHost = false;
+
+/** Runs `read` (a native read of the current stack) with the frames formatted for the host. */
+export function readStackForHost(read) {
+  const outer = readingForHost;
+  readingForHost = true;
+  try {
+    return read();
+  } finally {
+    readingForHost = outer;
+  }
 }
 
 /**
@@ -268,13 +290,17 @@ function frameLocation(callsite) {
  * formatting stacks while an engine is being stopped.)
  */
 function prepareStackTrace(error, callsites) {
+  if (readingForHost) {
+    const frames = callsites.map(frameLocation).filter((location) => location !== null);
+    return ["Error", ...frames.map((location) => `    at ${location}`), "    at <modlearn-stack-read>:1:1"].join("\n");
+  }
   const head = error && error.message ? `${error.name ?? "Error"}: ${error.message}` : String(error?.name ?? "Error");
   const frames = [];
   for (const callsite of callsites) {
     const location = frameLocation(callsite);
     if (location === null) continue;
     const name = callsite.getFunctionName?.();
-    frames.push(`    at ${name ? `${name} (${location})` : location}`);
+    frames.push(`    at ${name ? `${oneLine(name)} (${location})` : location}`);
   }
   return [head, ...frames].join("\n");
 }

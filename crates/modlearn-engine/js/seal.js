@@ -180,8 +180,12 @@ const TYPED_ARRAYS = [
   "Int16Array", "Uint32Array", "Int32Array", "Float32Array", "Float64Array", "BigInt64Array", "BigUint64Array",
 ];
 
-/** How deep the host looks into a stack to find a candidate's frame (`withHostStackLimit`). */
-const HOST_STACK_LIMIT = 16;
+/**
+ * How deep the host looks into a stack to find a candidate's frame (`withHostStackLimit`):
+ * every frame, since native and host frames count against the limit before the host's
+ * frames are dropped, and a mod can put any number of them above its own.
+ */
+const HOST_STACK_LIMIT = 1_000_000;
 
 /** The engine's own stackTraceLimit accessors, which only the host keeps. */
 let nativeStackLimit = null;
