@@ -132,6 +132,10 @@ const ATTACKS: &[(&str, &str, &str, Option<&str>)] = &[
     ("hides-promise-newline-name.js", "specs/turn-reminder.json", "candidates/turn-reminder/good-push-disposer.js", None),
     ("hides-promise-in-stack-format.js", "specs/turn-reminder.json", "candidates/turn-reminder/good-push-disposer.js", None),
     ("hides-promise-stack-overflow.js", "specs/turn-reminder.json", "candidates/turn-reminder/good-push-disposer.js", None),
+    // Code eval compiles inside host code is named after the host module: its import() must
+    // still reach no internal module.
+    ("imports-host-via-eval.js", "specs/turn-reminder.json", "candidates/turn-reminder/good-push-disposer.js", None),
+    ("imports-world-via-timer-eval.js", "specs/branch-state.json", "candidates/branch-state/good-fs-state.js", None),
     // Replies too many values for modlearn to keep, however few bytes they cost the engine.
     ("reply-flood.js", "specs/uv-pip.json", "candidates/uv-pip/good-return-args.ts", Some("out_of_memory")),
 ];

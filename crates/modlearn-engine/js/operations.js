@@ -17,6 +17,7 @@ import { CheckPermissionsOperation, RunCommandOperation, RunToolOperation } from
 import { AbortController, isAborted, signalOf } from "./abort.js";
 import { CapabilitiesOperation, ControlOperation, LeaksOperation, SettleOperation, checkedDispose } from "./lifecycle.js";
 import { activateExtension, startSession } from "./pi/session.js";
+import { runtimeOf } from "./dialect-runtimes.js";
 import { piRegistrations } from "./pi/events.js";
 import { piContext } from "./pi/handle.js";
 
@@ -92,7 +93,8 @@ class LoadOperation {
       if (host.dialect === "pi") {
         await activateExtension(host, owner, namespace);
       } else if (host.dialect === "dsh") {
-        host.dshApi ??= await import("./dsh/api.js");
+        host.dshApi ??= runtimeOf("dsh");
+        if (host.dshApi === null) throw new Error("modlearn's DSH runtime is not loaded in this engine");
         active = await host.dshApi.activatePlugin(host, owner, namespace);
       } else {
         const factory = typeof namespace.default === "function" ? namespace.default : namespace.activate;

@@ -23,6 +23,7 @@ host_sources!(
     "content.js",
     "context.js",
     "diagnostics.js",
+    "dialect-runtimes.js",
     "dispatch.js",
     "host.js",
     "protocol.js",

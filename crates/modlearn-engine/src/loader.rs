@@ -118,17 +118,22 @@ impl SandboxLoader {
 impl ModuleLoader for SandboxLoader {
     fn resolve(&self, specifier: &str, referrer: &str, kind: ResolutionKind) -> Result<ModuleSpecifier, ModuleLoaderError> {
         let resolved = self.resolve_unsealed(specifier, referrer, kind)?;
-        // Host modules import one another (a public module its internals); only a
-        // candidate's imports are limited to the public ones.
-        if self.sealed.get() && resolved.scheme() == HOST_SCHEME && !is_public(&resolved) && !referrer.starts_with(HOST_SCHEME) {
+        // Host modules import one another statically (a public module its internals); only a
+        // candidate's imports are limited to the public ones. No `import()` reaches an internal
+        // module once sealed, whatever its referrer: code a mod evaluates (`eval`, `Function`)
+        // from inside a host function is named after that host module, and the host itself
+        // imports nothing after the seal (dialect runtimes are evaluated before it).
+        let from_host = referrer.starts_with(HOST_SCHEME) && kind != ResolutionKind::DynamicImport;
+        if self.sealed.get() && resolved.scheme() == HOST_SCHEME && !is_public(&resolved) && !from_host {
             return Err(refuse(specifier, "modlearn's own modules are not importable"));
         }
         Ok(resolved)
     }
 
     fn load(&self, specifier: &ModuleSpecifier, referrer: Option<&ModuleLoadReferrer>, options: ModuleLoadOptions) -> ModuleLoadResponse {
-        // A host module (a public one a mod imported) may load the host modules it is built on.
-        let from_host = referrer.is_some_and(|referrer| referrer.specifier.scheme() == HOST_SCHEME);
+        // A host module (a public one a mod imported) may load the host modules it is built on,
+        // by static import only (see `resolve`).
+        let from_host = !options.is_dynamic_import && referrer.is_some_and(|referrer| referrer.specifier.scheme() == HOST_SCHEME);
         if self.sealed.get() && specifier.scheme() == HOST_SCHEME && !is_public(specifier) && !from_host {
             return ModuleLoadResponse::Sync(Err(refuse(specifier.as_str(), "modlearn's own modules are not importable")));
         }

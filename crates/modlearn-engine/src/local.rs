@@ -16,6 +16,8 @@ use serde::de::DeserializeOwned;
 use serde_json::value::RawValue;
 use serde_json::{Value, json};
 
+use modlearn_types::Dialect;
+
 use crate::batch::Request;
 use crate::engine::{EngineError, EngineOptions, StopFault};
 use crate::host_sources::{HOST_ENTRY, HOST_SCHEME};
@@ -41,14 +43,22 @@ impl Booted {
         self.runtime.v8_isolate().low_memory_notification();
     }
 
-    pub(crate) fn new(memory_limit: usize) -> Result<Booted, EngineError> {
-        Booted::with_preloaded(memory_limit, &[])
+    /// A booted runtime with the host modules a dialect's engines evaluate before the seal:
+    /// the packages its plugins import and, for DSH, its runtime (which hands the host its
+    /// API: no host module is imported once mods can run). A Letta engine needs neither.
+    pub(crate) fn for_dialect(memory_limit: usize, dialect: Dialect) -> Result<Booted, EngineError> {
+        let preload: &[&str] = match dialect {
+            Dialect::Letta => &[],
+            Dialect::Pi => &["pi/packages/typebox.js", "pi/packages/ai.js", "pi/packages/coding-agent.js"],
+            Dialect::Dsh => &["dsh/api.js", "dsh/packages/cordis.js", "dsh/packages/tools.js", "dsh/packages/llm.js"],
+        };
+        Booted::with_preloaded(memory_limit, preload)
     }
 
     /// A booted runtime that has also evaluated the host modules `preload` names, before the
     /// seal. The engine template preloads the packages Pi extensions import (TypeBox is ~100 KB),
     /// so that no candidate's import budget pays for evaluating them.
-    pub(crate) fn with_preloaded(memory_limit: usize, preload: &[&str]) -> Result<Booted, EngineError> {
+    fn with_preloaded(memory_limit: usize, preload: &[&str]) -> Result<Booted, EngineError> {
         let loader = Rc::new(SandboxLoader::new());
         let create_params = v8::CreateParams::default().heap_limits(0, memory_limit);
         let mut runtime = JsRuntime::try_new(RuntimeOptions {
@@ -172,7 +182,7 @@ const OPERATION_BUDGETS: u32 = 4;
 
 impl LocalEngine {
     pub(crate) fn new(options: EngineOptions) -> Result<LocalEngine, EngineError> {
-        LocalEngine::from_booted(Booted::new(options.memory_limit)?, options)
+        LocalEngine::from_booted(Booted::for_dialect(options.memory_limit, options.dialect)?, options)
     }
 
     /// Arms a booted runtime: starts its watchdog and configures the host.

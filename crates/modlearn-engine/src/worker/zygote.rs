@@ -19,18 +19,8 @@ use crate::worker::child::serve_engine;
 use crate::worker::messages::{ControlReply, ControlRequest};
 
 /// Runs the zygote on `control` (its stdin) until modlearn closes it. Never returns.
-/// Host modules every child of a dialect's zygote gets evaluated: the packages its plugins
-/// import and, for DSH, its runtime (a Letta engine needs neither, and boots as fast as before).
-fn preloaded(dialect: Dialect) -> &'static [&'static str] {
-    match dialect {
-        Dialect::Letta => &[],
-        Dialect::Pi => &["pi/packages/typebox.js", "pi/packages/ai.js", "pi/packages/coding-agent.js"],
-        Dialect::Dsh => &["dsh/api.js", "dsh/packages/cordis.js", "dsh/packages/tools.js", "dsh/packages/llm.js"],
-    }
-}
-
 pub(crate) fn run(control: OwnedFd, memory_limit: usize, dialect: Dialect) -> ! {
-    let mut booted = match Booted::with_preloaded(memory_limit, preloaded(dialect)) {
+    let mut booted = match Booted::for_dialect(memory_limit, dialect) {
         Ok(booted) => Some(booted),
         Err(error) => {
             let _ = send_packet(&control, &ControlReply::SpawnFailed { message: error.to_string() }, None);
