@@ -9,6 +9,9 @@ const entries = Object.entries;
 const isArray = Array.isArray;
 const localeCompare = Function.prototype.call.bind(String.prototype.localeCompare);
 const arraySlice = Function.prototype.call.bind(Array.prototype.slice);
+const arrayFilter = Function.prototype.call.bind(Array.prototype.filter);
+const arrayMap = Function.prototype.call.bind(Array.prototype.map);
+const arrayJoin = Function.prototype.call.bind(Array.prototype.join);
 
 /**
  * The live value, read once with the engine's own operations into arrays and objects of the
@@ -61,6 +64,48 @@ function valuesMatch(actual, expected) {
 }
 
 /**
+ * Letta's stringifyMessageContent, on the live content: a string is itself, an array the
+ * joined text of its parts (through its own `map`, as Letta calls it), an object its string
+ * `text`, anything else its JSON (`toJSON` included; a function has none, and joins as "").
+ */
+function messageText(content) {
+  if (typeof content === "string") return content;
+  if (isArray(content)) return content.map((part) => messageText(part)).join("");
+  if (typeof content === "object" && content !== null) {
+    const text = content.text;
+    if (typeof text === "string") return text;
+  }
+  return content == null ? "" : stringify(content);
+}
+
+/** What was thrown, as text, whatever it is. */
+function thrownText(error) {
+  try {
+    return String(error?.message ?? error);
+  } catch {
+    return "an exception that cannot be printed";
+  }
+}
+
+/**
+ * What Letta's turn_start check reads of the items appended after the first `from`: their
+ * count, those whose live `role` is `role`, and those messages' text. Mod code may run here
+ * (getters, proxies, toJSON); where it throws, Letta's harness would have failed outright.
+ */
+function appendedMessages(input, from, role) {
+  const appended = isArray(input) ? arraySlice(input, from) : [];
+  const found = { count: appended.length, matching: 0, text: "" };
+  try {
+    const matching = arrayFilter(appended, (message) => message.role === role);
+    found.matching = matching.length;
+    found.text = arrayJoin(arrayMap(matching, (message) => messageText(message.content)), "\n");
+  } catch (error) {
+    found.error = `reading the appended messages threw: ${thrownText(error)}`;
+  }
+  return found;
+}
+
+/**
  * Runs `compare` ({compare: "args_equal" | "args_contain" | "input_prefix", expected}) on the
  * live `event`. Returns {matched, actual, mismatched}; `actual` is the printed live value.
  * What decides the match is read once: the whole value, or for `args_contain` each expected
@@ -82,7 +127,9 @@ export function compareLive(compare, event) {
   if (kind === "args_equal" || kind === "input_prefix") {
     const shown = printed(subject);
     const matched = shown.error === undefined && shown.text === stableJson(expected);
-    return { matched, actual: shown.error ?? String(shown.text), mismatched: [] };
+    const compared = { matched, actual: shown.error ?? String(shown.text), mismatched: [] };
+    if (kind === "input_prefix") compared.appended = appendedMessages(event.input, expected.length, compare.role);
+    return compared;
   }
   throw new Error(`unknown live comparison '${String(kind)}'`);
 }

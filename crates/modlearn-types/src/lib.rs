@@ -27,7 +27,7 @@ pub use lifecycle::{
     CheckedDispose, ConversationPlan, ConversationRun, ConversationsReport, DisposeReport, GlobalState, Leftovers, PendingPromise,
     PendingTimer, ProfileCapabilities, ProfileReport, Registrations, ReloadCycle, RepeatReport, Settled, SignalState, Subscription,
 };
-pub use probe::{Compared, LiveCompare, Observation, Probe};
+pub use probe::{AppendedMessages, Compared, LiveCompare, Observation, Probe};
 pub use registry::{ConsoleLine, Emission, RegisteredCommand, RegisteredTool, RegistrySnapshot, ServiceUse};
 pub use report::{Attempt, EvalUsage, Learning, Proposal, RunReport, Selected, SpecSummary, UsageTotals};
 pub use verdict::{CandidateVerdict, CheckResult, ScenarioVerdict};

@@ -200,7 +200,28 @@ pub enum LiveCompare {
     InputPrefix {
         /// The input as sent.
         expected: Vec<Value>,
+        /// The role appended messages are counted for: the engine reads, on the live items
+        /// appended after `expected`, what Letta reads ([`AppendedMessages`]).
+        role: String,
     },
+}
+
+/// The messages a turn_start emission appended, read on the live items as Letta's harness reads
+/// them: `message.role` through getters, prototypes and proxies, and the text of those with the
+/// role by its `stringifyMessageContent` (a part's `text`, else `JSON.stringify`, `toJSON` and
+/// all). JSON out of the engine would show neither.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct AppendedMessages {
+    /// Items appended after the original input.
+    pub count: usize,
+    /// Those whose `role` is the role asked for.
+    pub matching: usize,
+    /// Their text, joined by line breaks.
+    pub text: String,
+    /// What threw while they were read, where Letta's harness would have failed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
 }
 
 /// What a [`LiveCompare`] found.
@@ -215,4 +236,7 @@ pub struct Compared {
     /// For `ArgsContain`, the expected keys whose values differ, in the expected order.
     #[serde(default)]
     pub mismatched: Vec<String>,
+    /// For `InputPrefix`, what was appended after the original items.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub appended: Option<AppendedMessages>,
 }

@@ -21,7 +21,8 @@ pub(crate) fn probe(assertion: &TurnStartInjectsMessage) -> Probe {
     // to `undefined` is a change), so the engine compares them there.
     if let Probe::Emit { payload, compare, .. } = &mut probe {
         let expected = payload.get("input").and_then(Value::as_array).cloned().unwrap_or_default();
-        *compare = Some(LiveCompare::InputPrefix { expected });
+        let role = assertion.role.clone().unwrap_or_else(|| "system".to_owned());
+        *compare = Some(LiveCompare::InputPrefix { expected, role });
     }
     probe
 }
@@ -48,8 +49,17 @@ pub(crate) fn judge(assertion: &TurnStartInjectsMessage, observation: &Observati
     let original = before.get("input").and_then(Value::as_array).cloned().unwrap_or_default();
     let final_input = after.get("input").and_then(Value::as_array).cloned().unwrap_or_default();
     let appended: Vec<&Value> = final_input.iter().skip(original.len()).collect();
-    let matching: Vec<&Value> = appended.iter().copied().filter(|item| item.get("role").and_then(Value::as_str) == Some(role)).collect();
-    let text = matching.iter().map(|item| content_text(item.get("content").unwrap_or(&Value::Null))).collect::<Vec<_>>().join("\n");
+    // What Letta reads of the live items (getters, prototypes, proxies, toJSON), when the
+    // engine read it; else what the event's JSON shows.
+    let (appended_count, matching_count, text, read_error) = match &compared.appended {
+        Some(live) => (live.count, live.matching, live.text.clone(), live.error.clone()),
+        None => {
+            let matching: Vec<&Value> =
+                appended.iter().copied().filter(|item| item.get("role").and_then(Value::as_str) == Some(role)).collect();
+            let text = matching.iter().map(|item| content_text(item.get("content").unwrap_or(&Value::Null))).collect::<Vec<_>>().join("\n");
+            (appended.len(), matching.len(), text, None)
+        }
+    };
     let contains = assertion.contains.as_ref().map(|c| c.items()).unwrap_or_default();
     let not_contains = assertion.not_contains.as_ref().map(|c| c.items()).unwrap_or_default();
     let missing: Vec<&str> = contains.iter().copied().filter(|s| !text.contains(s)).collect();
@@ -72,11 +82,13 @@ pub(crate) fn judge(assertion: &TurnStartInjectsMessage, observation: &Observati
         "no turn_start handler is registered".to_owned()
     } else if let Some(first) = emission.diagnostics.first() {
         format!("a handler failed: [{}] {}", first.fault.as_str(), first.message)
-    } else if matching.is_empty() {
-        if appended.is_empty() {
+    } else if let Some(error) = read_error {
+        error
+    } else if matching_count == 0 {
+        if appended_count == 0 {
             format!("no message was appended (only appended `{role}` messages count; prepending or editing the user message does not)")
         } else {
-            format!("{} message(s) appended, none with role `{role}`", appended.len())
+            format!("{appended_count} message(s) appended, none with role `{role}`")
         }
     } else if !missing.is_empty() {
         format!("injected text lacks {}", quoted(&missing))
@@ -85,7 +97,7 @@ pub(crate) fn judge(assertion: &TurnStartInjectsMessage, observation: &Observati
     } else if !original_kept {
         "the original input items were changed".to_owned()
     } else {
-        return (true, format!("{} `{role}` message(s) appended", matching.len()), details);
+        return (true, format!("{matching_count} `{role}` message(s) appended"), details);
     };
     (false, message, details)
 }
