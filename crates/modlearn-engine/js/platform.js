@@ -257,10 +257,26 @@ function installHostTraps(global) {
 function frameLocation(callsite) {
   const file = callsite.getFileName?.() ?? callsite.getScriptNameOrSourceURL?.();
   if (typeof file !== "string" || file.startsWith("modlearn-host:")) return null;
-  // File name only, without the load query: the same on every machine.
-  const name = oneLine(file.replace(/[?#].*$/, "").split("/").pop());
-  return `${name}:${callsite.getLineNumber?.() ?? "?"}:${callsite.getColumnNumber?.() ?? "?"}`;
+  const line = callsite.getLineNumber?.() ?? "?";
+  const column = callsite.getColumnNumber?.() ?? "?";
+  // The host reads the whole name, and a name the mod can choose (a data: URL) encoded, so
+  // that no bracket, `@` or line break in it changes how the frame reads back.
+  if (readingForHost) return `${BACKEND_SCRIPT.test(file) ? file : encodeName(file)}:${line}:${column}`;
+  // For mods, the file name only, without the load query: the same on every machine.
+  return `${oneLine(file.replace(/[?#].*$/, "").split("/").pop())}:${line}:${column}`;
 }
+
+/** The engine's own encoder: a mod may replace the global one. */
+const encodeName = encodeURIComponent;
+
+/** The backend's internal scripts' names (`<dynimport-chain>`), which no mod can give a module. */
+const BACKEND_SCRIPT = /^<[a-z0-9-]+>$/;
+
+/**
+ * How many frames QuickJS puts in a stack trace at most, whatever the limit: a stack the host
+ * reads with that many may hold the candidate's frames below them.
+ */
+const BACKTRACE_FRAMES = 64;
 
 /** A frame's text on one line: a line break in a name would cut its frame in two. */
 const oneLine = (text) => String(text).replace(/[\r\n\u2028\u2029]/g, " ");
@@ -291,6 +307,8 @@ export function readStackForHost(read) {
  */
 function prepareStackTrace(error, callsites) {
   if (readingForHost) {
+    // No frame at all (not even the last line below) reads as a stack that could not be read.
+    if (callsites.length >= BACKTRACE_FRAMES) return "Error";
     const frames = callsites.map(frameLocation).filter((location) => location !== null);
     return ["Error", ...frames.map((location) => `    at ${location}`), "    at <modlearn-stack-read>:1:1"].join("\n");
   }

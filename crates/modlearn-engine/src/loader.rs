@@ -1,5 +1,6 @@
-//! The only way code gets into an engine: host modules and the candidate
-//! file, which the Rust side hands over transpiled. Everything else is
+//! The only way code gets into an engine: host modules, the candidate
+//! file, which the Rust side hands over transpiled, and JavaScript the
+//! candidate writes into a `data:` URL. Everything else is
 //! refused with an error that says why, and the candidate sees that error at
 //! import time; the loader never reads the disk for a candidate.
 
@@ -203,6 +204,10 @@ impl SandboxLoader {
             return resolve_import(specifier, referrer).map_err(JsErrorBox::from_err);
         }
         if !is_relative {
+            // A module written into its own URL (Bun loads these): its code is the mod's too.
+            if specifier.starts_with("data:") {
+                return ModuleSpecifier::parse(specifier).map_err(JsErrorBox::from_err);
+            }
             if let Some(resolved) = node_builtin(specifier) {
                 return resolved;
             }
@@ -255,8 +260,29 @@ impl SandboxLoader {
                 .ok_or_else(|| JsErrorBox::type_error(format!("no host module '{name}'")));
             return ModuleLoadResponse::Sync(result);
         }
+        if specifier.scheme() == "data" {
+            return ModuleLoadResponse::Sync(data_module(specifier));
+        }
         ModuleLoadResponse::Sync(self.load_candidate_file(specifier))
     }
+}
+
+/// The JavaScript module a `data:` URL holds (percent-encoded or base64), as Bun loads it.
+fn data_module(specifier: &ModuleSpecifier) -> Result<ModuleSource, ModuleLoaderError> {
+    let url =
+        data_url::DataUrl::process(specifier.as_str()).map_err(|error| JsErrorBox::type_error(format!("invalid data: URL: {error:?}")))?;
+    let mime = url.mime_type();
+    let javascript = matches!(mime.type_.as_str(), "text" | "application")
+        && matches!(mime.subtype.as_str(), "javascript" | "ecmascript" | "x-javascript");
+    if !javascript {
+        return Err(refuse(
+            &format!("data:{}/{}", mime.type_, mime.subtype),
+            "only JavaScript data: URLs can be imported (text/javascript)",
+        ));
+    }
+    let (body, _) = url.decode_to_vec().map_err(|error| JsErrorBox::type_error(format!("invalid data: URL body: {error:?}")))?;
+    let code = String::from_utf8(body).map_err(|_| JsErrorBox::type_error("a data: module is not UTF-8 text"))?;
+    Ok(ModuleSource::new(ModuleType::JavaScript, ModuleSourceCode::String(code.into()), specifier, None))
 }
 
 /// Node's built-in modules the sandbox provides (`js/node/`), by the name after `node:`.

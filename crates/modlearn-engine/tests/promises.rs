@@ -52,3 +52,14 @@ fn code_a_mod_evaluates_is_the_mods() {
     let source = r#"export default function activate() { (0, eval)("new Promise(() => {})"); }"#;
     assert_eq!(pending_after_load(source), 1);
 }
+
+#[test]
+fn a_data_module_is_the_mods_whatever_its_last_segment() {
+    // The sandbox shows mods a frame's last path segment; this one reads `<x>`, as a backend
+    // script's name would.
+    let source = r#"
+const { make } = await import("data:text/javascript,export const make = () => new Promise(() => {}); //<x>");
+export default function activate() { make(); }
+"#;
+    assert_eq!(pending_after_load(source), 1);
+}

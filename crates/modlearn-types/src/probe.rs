@@ -238,5 +238,5 @@ pub struct Compared {
     pub mismatched: Vec<String>,
     /// For `InputPrefix`, what was appended after the original items.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub appended: Option<AppendedMessages>,
+    pub appended: Option<Box<AppendedMessages>>,
 }
