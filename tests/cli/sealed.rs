@@ -132,6 +132,7 @@ const ATTACKS: &[(&str, &str, &str, Option<&str>)] = &[
     ("hides-promise-newline-name.js", "specs/turn-reminder.json", "candidates/turn-reminder/good-push-disposer.js", None),
     ("hides-promise-in-stack-format.js", "specs/turn-reminder.json", "candidates/turn-reminder/good-push-disposer.js", None),
     ("hides-promise-stack-overflow.js", "specs/turn-reminder.json", "candidates/turn-reminder/good-push-disposer.js", None),
+    ("species-forges-input.js", "specs/turn-reminder.json", "candidates/turn-reminder/good-push-disposer.js", None),
     ("hides-promise-below-backtrace.js", "specs/turn-reminder.json", "candidates/turn-reminder/good-push-disposer.js", None),
     ("hides-promise-data-url.js", "specs/turn-reminder.json", "candidates/turn-reminder/good-push-disposer.js", None),
     // Code eval compiles inside host code is named after the host module: its import() must

@@ -62,6 +62,10 @@ function cloneInto(value, seen) {
   }
   const copy = {};
   seen.set(value, copy);
-  for (const key of Object.keys(value)) copy[key] = cloneInto(value[key], seen);
+  // Defined, not assigned: a `__proto__` key stays a key, as the structured clone keeps it.
+  for (const key of Object.keys(value)) defineOwn(copy, key, cloneInto(value[key], seen));
   return copy;
 }
+
+const defineOwn = (object, key, value) =>
+  Object.defineProperty(object, key, { value, writable: true, enumerable: true, configurable: true });

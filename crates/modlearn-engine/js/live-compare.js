@@ -8,7 +8,8 @@ const stringify = JSON.stringify;
 const entries = Object.entries;
 const isArray = Array.isArray;
 const localeCompare = Function.prototype.call.bind(String.prototype.localeCompare);
-const arraySlice = Function.prototype.call.bind(Array.prototype.slice);
+const arrayPush = Function.prototype.call.bind(Array.prototype.push);
+const defineProperty = Object.defineProperty;
 const arrayFilter = Function.prototype.call.bind(Array.prototype.filter);
 const arrayMap = Function.prototype.call.bind(Array.prototype.map);
 const arrayJoin = Function.prototype.call.bind(Array.prototype.join);
@@ -20,18 +21,25 @@ const arrayJoin = Function.prototype.call.bind(Array.prototype.join);
  * is `undefined` are kept, as stableJson prints them.
  */
 function readLive(value) {
-  if (isArray(value)) {
-    const length = value.length;
-    const copy = [];
-    for (let index = 0; index < length; index++) copy.push(readLive(value[index]));
-    return copy;
-  }
+  if (isArray(value)) return arrayMap(itemsOf(value, 0), readLive);
   if (typeof value === "object" && value !== null) {
     const copy = {};
-    for (const [key, item] of entries(value)) copy[key] = readLive(item);
+    // Defined, not assigned: a `__proto__` key stays a key, as Letta's JSON-parsed args keep it.
+    for (const [key, item] of entries(value)) defineProperty(copy, key, { value: readLive(item), writable: true, enumerable: true, configurable: true });
     return copy;
   }
   return value;
+}
+
+/**
+ * The items of the mod's array from index `from` (up to `to`), read one by one into an array
+ * of the host's: `slice` would build its result with the array's own species constructor,
+ * which the mod can point anywhere.
+ */
+function itemsOf(array, from, to = array.length) {
+  const items = [];
+  for (let index = from; index < to; index++) arrayPush(items, array[index]);
+  return items;
 }
 
 /** Letta's stableJson: keys sorted with localeCompare; `undefined` where JSON has nothing. */
@@ -93,7 +101,7 @@ function thrownText(error) {
  * (getters, proxies, toJSON); where it throws, Letta's harness would have failed outright.
  */
 function appendedMessages(input, from, role) {
-  const appended = isArray(input) ? arraySlice(input, from) : [];
+  const appended = isArray(input) ? itemsOf(input, from) : [];
   const found = { count: appended.length, matching: 0, text: "" };
   try {
     const matching = arrayFilter(appended, (message) => message.role === role);
@@ -114,7 +122,7 @@ function appendedMessages(input, from, role) {
 export function compareLive(compare, event) {
   const { compare: kind, expected } = compare;
   const subject = kind === "input_prefix"
-    ? (isArray(event.input) ? arraySlice(event.input, 0, expected.length) : event.input)
+    ? (isArray(event.input) ? itemsOf(event.input, 0, expected.length < event.input.length ? expected.length : event.input.length) : event.input)
     : event.args;
   if (kind === "args_contain") {
     const actual = printed(subject);
