@@ -67,5 +67,10 @@ function cloneInto(value, seen) {
   return copy;
 }
 
-const defineOwn = (object, key, value) =>
-  Object.defineProperty(object, key, { value, writable: true, enumerable: true, configurable: true });
+/**
+ * Sets `object[key]` as an assignment would, except that a `__proto__` key stays a key; with
+ * the engine's own defineProperty, which a mod replacing the global's cannot change.
+ */
+const { defineProperty } = Object;
+export const defineOwn = (object, key, value) =>
+  defineProperty(object, key, { value, writable: true, enumerable: true, configurable: true });

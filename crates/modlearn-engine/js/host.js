@@ -354,7 +354,8 @@ const host = new Host();
 // Lifecycle checks: tag promises mod code constructs (a stack with any of the
 // candidate's frames; host frames are filtered out by prepareStackTrace), and
 // remember the globals that exist before any mod runs.
-// The engine's own stack walk answers that, without formatting a stack (`src/stack.rs`).
+// The engine's own stack walk answers that (an op of modlearn-engine-ops), over the frames
+// readStackForHost formats, rather than deno_core's source-mapping formatter.
 const { op_mod_frame_on_stack: modFrameOnStack } = core.ops;
 installPromiseTracking(globalThis, () => host.lastOwner, () => withHostStackLimit(() => readStackForHost(modFrameOnStack)));
 // The Rust side calls `seal` once the host is booted (see Host.seal).

@@ -3,13 +3,14 @@
 // JSON cannot carry what they see out of the engine: a key holding `undefined` prints as
 // `"key":undefined`, so it differs from a missing key. Only the outcome leaves the engine.
 
+import { defineOwn } from "./clone.js";
+
 // The host's own copies: a mod replacing these globals must not change the comparison.
 const stringify = JSON.stringify;
 const entries = Object.entries;
 const isArray = Array.isArray;
 const localeCompare = Function.prototype.call.bind(String.prototype.localeCompare);
 const arrayPush = Function.prototype.call.bind(Array.prototype.push);
-const defineProperty = Object.defineProperty;
 const arrayFilter = Function.prototype.call.bind(Array.prototype.filter);
 const arrayMap = Function.prototype.call.bind(Array.prototype.map);
 const arrayJoin = Function.prototype.call.bind(Array.prototype.join);
@@ -25,7 +26,7 @@ function readLive(value) {
   if (typeof value === "object" && value !== null) {
     const copy = {};
     // Defined, not assigned: a `__proto__` key stays a key, as Letta's JSON-parsed args keep it.
-    for (const [key, item] of entries(value)) defineProperty(copy, key, { value: readLive(item), writable: true, enumerable: true, configurable: true });
+    for (const [key, item] of entries(value)) defineOwn(copy, key, readLive(item));
     return copy;
   }
   return value;

@@ -181,9 +181,10 @@ const TYPED_ARRAYS = [
 ];
 
 /**
- * How deep the host looks into a stack to find a candidate's frame (`withHostStackLimit`):
- * every frame, since native and host frames count against the limit before the host's
- * frames are dropped, and a mod can put any number of them above its own.
+ * How deep the host looks into a stack to find a candidate's frame (`withHostStackLimit`): as
+ * deep as the engine keeps (QuickJS: 64 frames; platform.js counts a stack that deep as the
+ * mod's), since native and host frames count against the limit before the host's frames are
+ * dropped, and a mod can put any number of them above its own.
  */
 const HOST_STACK_LIMIT = 1_000_000;
 

@@ -6,8 +6,8 @@ use modlearn_spec::TurnStartInjectsMessage;
 use modlearn_types::{LiveCompare, Observation, Probe};
 use serde_json::{Value, json};
 
-use crate::check::{Judged, unexpected};
-use crate::text::{content_text, quoted};
+use crate::check::{Judged, handler_failure, unexpected};
+use crate::text::quoted;
 use crate::{EVAL_AGENT_ID, EVAL_CONVERSATION_ID};
 
 /// Letta's default turn input for assertions that do not give one.
@@ -42,24 +42,19 @@ pub(crate) fn turn_start_probe(input: Option<&Vec<Value>>) -> Probe {
 }
 
 pub(crate) fn judge(assertion: &TurnStartInjectsMessage, observation: &Observation) -> Judged {
+    // What Letta reads of the appended items (getters, prototypes, proxies, toJSON) is read on
+    // the live event in the engine: JSON out of it would show none of it.
     let Observation::Emitted { before, after, emission, compared: Some(compared) } = observation else {
+        return unexpected(observation);
+    };
+    let Some(live) = compared.appended.as_deref() else {
         return unexpected(observation);
     };
     let role = assertion.role.as_deref().unwrap_or("system");
     let original = before.get("input").and_then(Value::as_array).cloned().unwrap_or_default();
     let final_input = after.get("input").and_then(Value::as_array).cloned().unwrap_or_default();
     let appended: Vec<&Value> = final_input.iter().skip(original.len()).collect();
-    // What Letta reads of the live items (getters, prototypes, proxies, toJSON), when the
-    // engine read it; else what the event's JSON shows.
-    let (appended_count, matching_count, text, read_error) = match &compared.appended {
-        Some(live) => (live.count, live.matching, live.text.clone(), live.error.clone()),
-        None => {
-            let matching: Vec<&Value> =
-                appended.iter().copied().filter(|item| item.get("role").and_then(Value::as_str) == Some(role)).collect();
-            let text = matching.iter().map(|item| content_text(item.get("content").unwrap_or(&Value::Null))).collect::<Vec<_>>().join("\n");
-            (appended.len(), matching.len(), text, None)
-        }
-    };
+    let text = &live.text;
     let contains = assertion.contains.as_ref().map(|c| c.items()).unwrap_or_default();
     let not_contains = assertion.not_contains.as_ref().map(|c| c.items()).unwrap_or_default();
     let missing: Vec<&str> = contains.iter().copied().filter(|s| !text.contains(s)).collect();
@@ -78,17 +73,15 @@ pub(crate) fn judge(assertion: &TurnStartInjectsMessage, observation: &Observati
         "finalInput": final_input,
         "diagnostics": emission.diagnostics,
     });
-    let message = if emission.handler_count == 0 {
-        "no turn_start handler is registered".to_owned()
-    } else if let Some(first) = emission.diagnostics.first() {
-        format!("a handler failed: [{}] {}", first.fault.as_str(), first.message)
-    } else if let Some(error) = read_error {
-        error
-    } else if matching_count == 0 {
-        if appended_count == 0 {
+    let message = if let Some(failure) = handler_failure("turn_start", emission) {
+        failure
+    } else if let Some(error) = &live.error {
+        error.clone()
+    } else if live.matching == 0 {
+        if live.count == 0 {
             format!("no message was appended (only appended `{role}` messages count; prepending or editing the user message does not)")
         } else {
-            format!("{appended_count} message(s) appended, none with role `{role}`")
+            format!("{} message(s) appended, none with role `{role}`", live.count)
         }
     } else if !missing.is_empty() {
         format!("injected text lacks {}", quoted(&missing))
@@ -97,7 +90,7 @@ pub(crate) fn judge(assertion: &TurnStartInjectsMessage, observation: &Observati
     } else if !original_kept {
         "the original input items were changed".to_owned()
     } else {
-        return (true, format!("{matching_count} `{role}` message(s) appended"), details);
+        return (true, format!("{} `{role}` message(s) appended", live.matching), details);
     };
     (false, message, details)
 }
