@@ -184,10 +184,43 @@ export function wasRecorded(error) {
   return isReference(error) && recordedErrors.has(error);
 }
 
-/** At most `limit` characters of `text`, with a marker saying how much was cut. */
+/**
+ * At most `limit` bytes of `text` as a JSON artifact writes it, with a marker saying how many
+ * characters were cut. Escapes count at their written size (a control character is six
+ * bytes on disk), so no choice of characters makes a bounded text larger where it is kept.
+ */
 export function boundText(text, limit = TEXT_LIMIT) {
-  if (typeof text !== "string" || text.length <= limit) return text;
-  return `${text.slice(0, limit)}… [${text.length - limit} more characters cut]`;
+  if (typeof text !== "string" || text.length * MAX_UNIT_BYTES <= limit || writtenBytes(text) <= limit) return text;
+  // The longest prefix that fits, by bisection: each step is a few native passes.
+  let low = 0;
+  let high = Math.min(text.length, limit);
+  while (low < high) {
+    const middle = Math.ceil((low + high) / 2);
+    if (writtenBytes(text.slice(0, middle)) <= limit) low = middle;
+    else high = middle - 1;
+  }
+  // A surrogate pair stays whole.
+  const end = low > 0 && isHighSurrogate(text.charCodeAt(low - 1)) ? low - 1 : low;
+  return `${text.slice(0, end)}… [${text.length - end} more characters cut]`;
+}
+
+/** The most bytes one UTF-16 unit of text takes in JSON: `\u0001`. */
+const MAX_UNIT_BYTES = 6;
+
+const stringify = JSON.stringify;
+const ASCII = /[\x00-\x7f]+/g;
+const THREE_BYTES = /[\u0800-\ud7ff\ue000-\uffff]/g;
+const isHighSurrogate = (unit) => unit >= 0xd800 && unit <= 0xdbff;
+
+/** How many bytes `text` takes inside a JSON string (escaped, UTF-8), without the quotes. */
+function writtenBytes(text) {
+  // Escapes (controls, quotes, lone surrogates) are ASCII; what is left past them is not.
+  const escaped = stringify(text);
+  const wide = escaped.replace(ASCII, "");
+  const narrower = wide.replace(THREE_BYTES, "");
+  // Each wide unit is one byte more than its ASCII count: two- and three-byte characters,
+  // and each half of a surrogate pair (four bytes for two units); three-byte ones one more.
+  return escaped.length - 2 + wide.length + (wide.length - narrower.length);
 }
 
 // Host frames say nothing to a mod author; keep only the candidate's own.

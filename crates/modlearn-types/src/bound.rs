@@ -14,23 +14,46 @@ pub const VALUE_STRING_LIMIT: usize = 16 * 1024;
 /// one string can be short and still be repeated thousands of times.
 pub const VALUE_TOTAL_LIMIT: usize = 128 * 1024;
 
-/// At most `limit` bytes of `text` (cut at a character boundary), with a
-/// marker saying how many bytes were cut.
+/// At most `limit` bytes of `text` as a JSON artifact writes it (cut at a character
+/// boundary), with a marker saying how many bytes of `text` were cut. Escapes count at their
+/// written size: a control character is six bytes on disk, not one.
 pub fn cut(text: &str, limit: usize) -> String {
-    if text.len() <= limit {
+    if written_len(text) <= limit {
         return text.to_owned();
     }
-    let mut end = limit;
-    while !text.is_char_boundary(end) {
-        end -= 1;
+    let mut written = 0;
+    let mut end = 0;
+    for (index, character) in text.char_indices() {
+        written += written_char_len(character);
+        if written > limit {
+            break;
+        }
+        end = index + character.len_utf8();
     }
     format!("{}… [{} more bytes cut]", &text[..end], text.len() - end)
+}
+
+/// How many bytes `text` takes inside a JSON string (serde_json's escapes), without quotes.
+pub fn written_len(text: &str) -> usize {
+    // Most text has nothing to escape: its UTF-8 length is what is written.
+    if text.bytes().all(|byte| byte >= b' ' && byte != b'"' && byte != b'\\') {
+        return text.len();
+    }
+    text.chars().map(written_char_len).sum()
+}
+
+fn written_char_len(character: char) -> usize {
+    match character {
+        '"' | '\\' | '\u{8}' | '\u{c}' | '\n' | '\r' | '\t' => 2,
+        control if control < ' ' => 6,
+        other => other.len_utf8(),
+    }
 }
 
 /// `value` with every string longer than `limit` cut as [`cut`] does.
 pub fn bound_strings(value: &mut Value, limit: usize) {
     match value {
-        Value::String(text) if text.len() > limit => *text = cut(text, limit),
+        Value::String(text) if written_len(text) > limit => *text = cut(text, limit),
         Value::Array(items) => items.iter_mut().for_each(|item| bound_strings(item, limit)),
         Value::Object(map) => map.values_mut().for_each(|item| bound_strings(item, limit)),
         _ => {}
@@ -72,7 +95,7 @@ fn trim(value: &mut Value, left: &mut usize) {
                     cut += 1;
                     return false;
                 }
-                *left = left.saturating_sub(key.len() + 4);
+                *left = left.saturating_sub(written_len(key) + 4);
                 trim(item, left);
                 true
             });
@@ -81,11 +104,12 @@ fn trim(value: &mut Value, left: &mut usize) {
             }
         }
         Value::String(text) => {
-            if text.len() + 2 > *left {
+            let written = written_len(text) + 2;
+            if written > *left {
                 *text = cut(text, left.saturating_sub(2));
                 *left = 0;
             } else {
-                *left -= text.len() + 2;
+                *left -= written;
             }
         }
         other => *left = left.saturating_sub(other.to_string().len()),
@@ -103,6 +127,18 @@ mod tests {
         let mut value = serde_json::json!({ "a": ["x".repeat(20)], "b": 1 });
         bound_strings(&mut value, 5);
         assert_eq!(value, serde_json::json!({ "a": ["xxxxx… [15 more bytes cut]"], "b": 1 }));
+    }
+
+    #[test]
+    fn escapes_count_at_their_written_size() {
+        let controls = "\u{1}".repeat(100);
+        assert_eq!(written_len(&controls), 600);
+        assert_eq!(written_len("a\"b\\\n"), 8);
+        assert_eq!(written_len("é"), 2);
+        assert_eq!(cut(&controls, 60), format!("{}… [90 more bytes cut]", "\u{1}".repeat(10)));
+        let mut value = serde_json::json!({ "a": controls });
+        bound_total(&mut value, 100);
+        assert!(serde_json::to_string(&value).unwrap().len() <= 140, "{value}");
     }
 
     #[test]

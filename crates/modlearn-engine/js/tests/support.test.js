@@ -4,10 +4,11 @@ import { test, assertEqual, assert, assertThrows } from "./harness.js";
 import { preserveApprovalFirst, isTurnStartInput, normalizeCancelReason } from "../turn-start.js";
 import { structuredCloneValue } from "../clone.js";
 import { scanRemovedApis } from "../source-scan.js";
-import { effectiveSeverity, classifyFault, makeDiagnostic } from "../diagnostics.js";
+import { boundText, effectiveSeverity, classifyFault, makeDiagnostic } from "../diagnostics.js";
 import { normalizeTool, normalizeCommand, checkCollision } from "../registry.js";
 import { validateProvider } from "../providers.js";
 import { toJson } from "../json.js";
+import { utf8Encode } from "../web/encoding.js";
 
 test("approval-first reorder is a stable partition and keeps the same array when in order", () => {
   const A = { type: "approval", n: 1 };
@@ -44,6 +45,19 @@ test("the removed-API scan reads raw text, comments included", () => {
   assertEqual(scanRemovedApis("foo.getContext()"), ["getContext"]);
   assertEqual(scanRemovedApis("letta.ui.setStatus('x'); letta.ui.clearStatus()"), ["letta.ui.setStatus", "letta.ui.clearStatus"]);
   assertEqual(scanRemovedApis("const ok = 1;"), []);
+});
+
+test("bounded text is cut at its size as written to JSON, escapes and UTF-8 included", () => {
+  const written = (text) => utf8Encode(JSON.stringify(text)).length - 2;
+  assertEqual(boundText("x".repeat(10), 10), "x".repeat(10));
+  assertEqual(boundText("x".repeat(11), 10), `${"x".repeat(10)}… [1 more characters cut]`);
+  assertEqual(boundText("\u0001".repeat(10), 30), `${"\u0001".repeat(5)}… [5 more characters cut]`);
+  for (const unit of ["é", "語", "😀", "\"", "\n", "\u0000", "\ud800"]) {
+    const text = unit.repeat(500);
+    const kept = boundText(text, 301).replace(/… \[\d+ more characters cut\]$/, "");
+    assert(written(kept) <= 301 && written(kept) > 301 - 12, `${JSON.stringify(unit)}: ${written(kept)} bytes kept`);
+    assert(!/[\ud800-\udbff]$/.test(kept) || unit === "\ud800", "a surrogate pair is not split");
+  }
 });
 
 test("severity follows Letta's phase rules", () => {

@@ -177,7 +177,8 @@ mod tests {
         let observation = end(state(json!([]), json!({ "/tmp/x": { "bytes": text.len(), "text": text } })));
         let (_, message, _) = judge(&assertion("/tmp/x", Some("absent"), None), &observation);
         assert!(message.starts_with("/tmp/x does not contain \"absent\"; it holds: \"line 1\\n## forged\\nyyy"), "{message}");
-        assert!(message.ends_with("… [317 more bytes cut]\""), "{message}");
+        // The two line breaks are written as `\n`: two bytes each.
+        assert!(message.ends_with("… [319 more bytes cut]\""), "{message}");
         assert!(!message.contains('\n'));
     }
 
