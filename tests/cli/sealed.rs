@@ -86,6 +86,7 @@ const ATTACKS: &[(&str, &str, &str, Option<&str>)] = &[
     ("hides-global-growth.ts", "specs/lifecycle.json", "candidates/lifecycle/good-notes.ts", None),
     ("wide-messages.js", "specs/turn-reminder.json", "candidates/turn-reminder/good-push-disposer.js", None),
     ("chatty.js", "specs/uv-pip.json", "candidates/uv-pip/good-return-args.ts", None),
+    ("escaped-chatty.js", "specs/uv-pip.json", "candidates/uv-pip/good-return-args.ts", None),
     ("many-slow-handlers.js", "specs/turn-reminder.json", "candidates/turn-reminder/good-push-disposer.js", Some("timeout")),
     // Forging the virtual world the world assertions judge (each runs rm -rf, or writes nothing).
     ("world-proto-command.js", "specs/branch-state.json", "candidates/branch-state/good-fs-state.js", None),
@@ -125,6 +126,13 @@ const ATTACKS: &[(&str, &str, &str, Option<&str>)] = &[
     ("hides-nested-growth.ts", "specs/lifecycle.json", "candidates/lifecycle/good-notes.ts", None),
     ("hides-function-growth.ts", "specs/lifecycle.json", "candidates/lifecycle/good-notes.ts", None),
     ("hides-growth-on-node-module.ts", "specs/lifecycle.json", "candidates/lifecycle/good-notes.ts", None),
+    ("hides-growth-in-process-argv.ts", "specs/lifecycle.json", "candidates/lifecycle/good-notes.ts", None),
+    ("hides-growth-in-existing-property.ts", "specs/lifecycle.json", "candidates/lifecycle/good-notes.ts", None),
+    ("hides-growth-in-buffer-bytes.ts", "specs/lifecycle.json", "candidates/lifecycle/good-notes.ts", None),
+    // Promises the engine makes itself, seen through its promise hook.
+    ("hides-promise-in-thenable.js", "specs/turn-reminder.json", "candidates/turn-reminder/good-push-disposer.js", None),
+    ("hides-promise-self-await.js", "specs/turn-reminder.json", "candidates/turn-reminder/good-push-disposer.js", None),
+    ("hides-promise-fake-executor.js", "specs/turn-reminder.json", "candidates/turn-reminder/good-push-disposer.js", None),
     ("species-hides-promise.js", "specs/turn-reminder.json", "candidates/turn-reminder/good-push-disposer.js", None),
     ("tojson-forges-input.js", "specs/turn-reminder.json", "candidates/turn-reminder/good-push-disposer.js", None),
     ("lone-surrogate.js", "specs/turn-reminder.json", "candidates/turn-reminder/good-push-disposer.js", None),

@@ -15,7 +15,7 @@ import { createRegistry, eventCounts } from "./registry.js";
 import { freshContext } from "./context.js";
 import { toJson } from "./json.js";
 import { OPERATIONS } from "./operations.js";
-import { installPromiseTracking, recordGlobalBaseline, useCore } from "./lifecycle.js";
+import { enginePromiseHook, installPromiseTracking, recordGlobalBaseline, useCore } from "./lifecycle.js";
 import { abortHooks, signalOf as controllerSignal } from "./abort.js";
 import { HOST_METHODS, OPERATION_NAMES } from "./protocol.js";
 import { sealGlobals, withHostStackLimit } from "./seal.js";
@@ -358,6 +358,7 @@ const host = new Host();
 // readStackForHost formats, rather than deno_core's source-mapping formatter.
 const { op_mod_frame_on_stack: modFrameOnStack } = core.ops;
 installPromiseTracking(globalThis, () => host.lastOwner, () => withHostStackLimit(() => readStackForHost(modFrameOnStack)));
+core.setPromiseHooks((promise, parent) => enginePromiseHook.init(promise, parent));
 // The Rust side calls `seal` once the host is booted (see Host.seal).
 // A throwing letta.signal listener must not break the abort (and the dispose) it runs in.
 abortHooks.onListenerError = (error, reason) =>

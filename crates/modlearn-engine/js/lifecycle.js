@@ -42,14 +42,25 @@ const PRUNE_FROM = 1024;
  */
 let promiseState = () => 0;
 
-function track(promise, owner) {
+function track(promise, owner, engineMade = false) {
+  if (trackedPromises.has(promise)) return;
+  trackedPromises.add(promise);
   const pending = promiseTracker.pending;
-  pending.add({ owner, createdAt: clock.now, promise });
+  pending.add({ owner, createdAt: clock.now, promise, engineMade });
   if (pending.size >= Math.max(PRUNE_FROM, promiseTracker.prunedAt * 2)) {
     for (const record of pending) if (promiseState(record.promise) !== 0) pending.delete(record);
     promiseTracker.prunedAt = pending.size;
   }
 }
+
+/** Every promise recorded, so that no route records one twice. */
+const trackedPromises = new WeakSet();
+
+/**
+ * How deep the host is in the tracking constructor or a tracked static: the promises they make
+ * are theirs to record (or to leave, as derived ones), not the engine hook's.
+ */
+let inTrackedConstruction = 0;
 
 /** Function.prototype.toString as the engine has it, before the sandbox dresses host functions. */
 const engineSource = Function.prototype.call.bind(Function.prototype.toString);
@@ -85,8 +96,17 @@ export function installPromiseTracking(global, currentOwner, fromModCode) {
     // Reflect.construct keeps subclasses (`class P extends Promise`) working. The owner
     // lookup is cheap and the stack capture in `fromModCode` is not, so the stack is only
     // captured when a mod could own the promise.
-    const owner = typeof executor === "function" && !isEngineExecutor(executor) ? modOwner() : null;
-    const promise = Reflect.construct(RealPromise, [executor], new.target);
+    // With what looks like the engine's executor, the engine's hook decides: it knows a
+    // derived promise by its parent, which a look-alike (a renamed bound function) lacks.
+    if (typeof executor === "function" && isEngineExecutor(executor)) return Reflect.construct(RealPromise, [executor], new.target);
+    const owner = typeof executor === "function" ? modOwner() : null;
+    inTrackedConstruction++;
+    let promise;
+    try {
+      promise = Reflect.construct(RealPromise, [executor], new.target);
+    } finally {
+      inTrackedConstruction--;
+    }
     if (owner !== null) track(promise, owner);
     return promise;
   }
@@ -100,8 +120,25 @@ export function installPromiseTracking(global, currentOwner, fromModCode) {
   }
   Object.defineProperty(Promise, Symbol.species, { get: () => Promise, configurable: true });
   global.Promise = Promise;
+  enginePromiseHook.modOwner = modOwner;
   return RealPromise;
 }
+
+/**
+ * The engine's promise hook (deno_core's `setPromiseHooks`), for the promises the engine makes
+ * without any constructor: an async function's, an async generator's step. One that never
+ * settles (an async function awaiting itself, or a thenable that never calls back) is as
+ * pending as `new Promise(() => {})`. Derived promises (a parent is given: `.then`'s) wait
+ * on one that is recorded, as in the constructor.
+ */
+export const enginePromiseHook = {
+  modOwner: () => null,
+  init(promise, parent) {
+    if (parent !== undefined || inTrackedConstruction > 0) return;
+    const owner = enginePromiseHook.modOwner();
+    if (owner !== null) track(promise, owner, true);
+  },
+};
 
 /** A static of Promise that records the promise it makes (`withResolvers`' too) for mod code. */
 function trackedStatic(method, RealPromise, modOwner) {
@@ -109,7 +146,13 @@ function trackedStatic(method, RealPromise, modOwner) {
     [method.name](...args) {
       // Through the tracking constructor, which leaves the engine's executor alone: the
       // promise is recorded here, once, and Promise.resolve(p) is p itself, as in Bun.
-      const result = Reflect.apply(method, this, args);
+      inTrackedConstruction++;
+      let result;
+      try {
+        result = Reflect.apply(method, this, args);
+      } finally {
+        inTrackedConstruction--;
+      }
       const promise = method.name === "withResolvers" ? result?.promise : result;
       // A constructor of the mod's may answer a proxy, which the engine cannot ask for a state.
       if (typeof promise === "object" && promise !== null && !isProxy(promise) && promise instanceof RealPromise && promiseState(promise) === 0) {
@@ -123,13 +166,14 @@ function trackedStatic(method, RealPromise, modOwner) {
   return wrapped;
 }
 
-/** Own keys of the global object when the host finished setting up. */
+/** The global object's own properties when the host finished setting up (`baselineOf`). */
 let baselineGlobals = null;
 
 /**
  * Host objects every load generation shares besides the global object, with
- * their own keys when shared: state a mod hangs on `process` or on a virtual
- * package's export outlives a reload exactly as a global does.
+ * their own properties when shared (`baselineOf`): state a mod hangs on `process` or on a
+ * virtual package's export outlives a reload exactly as a global does, and so does state it
+ * puts into what they held already (`process.argv.push(...)`, `process.title += "+"`).
  */
 const sharedObjects = new Map();
 /** The objects in sharedObjects, each watched under its first name only. */
@@ -144,7 +188,31 @@ export function shareObject(name, object) {
   // One that takes no keys cannot grow; one shared already is watched under its first name.
   if (!Object.isExtensible(object) || watched.has(object)) return;
   watched.add(object);
-  sharedObjects.set(name, { object, baseline: new Set(Reflect.ownKeys(object)) });
+  sharedObjects.set(name, { object, baseline: baselineOf(object) });
+}
+
+/**
+ * Each own property of `object`: its value (a data property's; undefined for an accessor,
+ * whose getter is not called) and, for a collection, how many entries it held.
+ */
+function baselineOf(object) {
+  const baseline = new Map();
+  for (const key of Reflect.ownKeys(object)) {
+    const value = ownValue(object, key);
+    baseline.set(key, { value, entries: entryCount(value) });
+  }
+  return baseline;
+}
+
+/**
+ * How many entries a collection holds (a map's or set's, an array's elements, an object's own
+ * properties), read without running mod code; undefined for anything else. Functions are left
+ * out: one a host object holds is watched for added keys itself (`shareWithMembers`).
+ */
+function entryCount(value) {
+  if (value === null || typeof value !== "object" || isProxy(value)) return undefined;
+  const size = slotSize(MAP_SIZE, value) ?? slotSize(SET_SIZE, value) ?? 0;
+  return size + Reflect.ownKeys(value).length;
 }
 
 /**
@@ -154,10 +222,10 @@ export function shareObject(name, object) {
  * shares: state hung there outlives a reload exactly as a global does.
  */
 export function recordGlobalBaseline(global, builtinModules = {}) {
-  baselineGlobals = new Set(Reflect.ownKeys(global));
+  baselineGlobals = baselineOf(global);
   shareObject("process", global.process);
   shareObject("console", global.console);
-  for (const key of baselineGlobals) {
+  for (const key of baselineGlobals.keys()) {
     const value = ownValue(global, key);
     if (value !== global) shareWithMembers(keyName(key), value);
   }
@@ -206,6 +274,9 @@ function slotSize(getter, value) {
   }
 }
 
+/** An ArrayBuffer's size: a resizable one grows without any key. */
+const BUFFER_BYTES = Object.getOwnPropertyDescriptor(ArrayBuffer.prototype, "byteLength").get;
+
 const MAP_FOR_EACH = Map.prototype.forEach;
 const SET_FOR_EACH = Set.prototype.forEach;
 
@@ -231,6 +302,7 @@ function held(value) {
     Reflect.apply(SET_FOR_EACH, value, [(item) => children.push(item)]);
     count += children.length;
   }
+  count += slotSize(BUFFER_BYTES, value) ?? 0;
   // An array's length, and what every function owns from birth, are shape, not state.
   const shape = Array.isArray(value) ? ARRAY_SHAPE : typeof value === "function" ? FUNCTION_SHAPE : null;
   for (const key of Reflect.ownKeys(value)) {
@@ -285,27 +357,38 @@ function summarize(value) {
   }
 }
 
-/** Own keys of `object` that are not in `baseline`, named and summarised. */
-function addedKeys(object, baseline, prefix) {
-  const added = [];
+/**
+ * Own properties of `object` that are not as `baseline` has them, named and summarised: keys
+ * added since, values replaced since, and collections whose number of entries changed.
+ */
+function changedKeys(object, baseline, prefix) {
+  const changed = [];
   for (const key of Reflect.ownKeys(object)) {
-    if (baseline.has(key)) continue;
     let value;
     try {
       value = Object.getOwnPropertyDescriptor(object, key)?.value;
     } catch {
       value = undefined;
     }
-    added.push({ name: `${prefix}${keyName(key)}`, ...summarize(value) });
+    const before = baseline.get(key);
+    // A watched object's keys are listed one by one, and the global object holds itself.
+    const counted = !watched.has(value) && value !== object;
+    if (before !== undefined && Object.is(value, before.value) && (!counted || entryCount(value) === before.entries)) continue;
+    // An array's length is shape: the elements added are listed themselves.
+    if (before !== undefined && key === "length" && Array.isArray(object)) continue;
+    changed.push({ name: `${prefix}${keyName(key)}`, ...summarize(value) });
   }
-  return added;
+  return changed;
 }
 
-/** Globals the mod added (and keys it added to shared host objects), each with a size summary. */
+/**
+ * Globals the mod added or changed (and keys it added or changed on shared host objects),
+ * each with a size summary.
+ */
 export function modGlobals(global) {
-  const added = addedKeys(global, baselineGlobals ?? new Set(), "");
-  for (const [name, { object, baseline }] of sharedObjects) added.push(...addedKeys(object, baseline, `${name}.`));
-  return added.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  const changed = changedKeys(global, baselineGlobals ?? new Map(), "");
+  for (const [name, { object, baseline }] of sharedObjects) changed.push(...changedKeys(object, baseline, `${name}.`));
+  return changed.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 }
 
 /** Timers of mods still scheduled (any generation), oldest first. */
@@ -322,10 +405,16 @@ export function modTimers() {
     }));
 }
 
-/** Promises mod code made that are still pending, by the engine's own account. */
+/**
+ * Promises mod code made that are still pending, by the engine's own account. Those the engine
+ * made itself (an async function's) usually wait on one the mod constructed, so they count
+ * only for a load that left none of its own: then one of them is where the wait began.
+ */
 export function modPendingPromises() {
-  return [...promiseTracker.pending]
-    .filter((record) => record.owner && record.owner.id !== undefined && promiseState(record.promise) === 0)
+  const pending = [...promiseTracker.pending].filter((record) => record.owner && record.owner.id !== undefined && promiseState(record.promise) === 0);
+  const constructedBy = new Set(pending.filter((record) => !record.engineMade).map((record) => record.owner));
+  return pending
+    .filter((record) => !record.engineMade || !constructedBy.has(record.owner))
     .map((record) => ({ mod: record.owner.id, generation: record.owner.generation, ageMs: clock.now - record.createdAt }));
 }
 

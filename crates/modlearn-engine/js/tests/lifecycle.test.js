@@ -127,6 +127,33 @@ test("globals a mod adds are listed with sizes that grow with state", () => {
   ]);
 });
 
+test("values a mod replaced or filled on what the host held are listed too", () => {
+  useCore(globalThis.Deno.core);
+  const log = () => {};
+  const proc = { argv: ["bun", "mod"], title: "bun", env: { HOME: "/home" } };
+  const fake = { proc, log, same: "x" };
+  recordGlobalBaseline(fake);
+  try {
+    proc.argv.push("--load");
+    proc.title += "+";
+    proc.env.HOME = "/elsewhere";
+    fake.log = () => log();
+    fake.same = "x";
+    // `proc`, a global's value, is watched key by key; what it holds is weighed by its entries
+    // (a value changed in place, `env.HOME`, is not seen).
+    assertEqual(modGlobals(fake), [
+      { name: "log", type: "function", size: 0 },
+      { name: "proc.argv", type: "array", size: 3 },
+      { name: "proc.title", type: "string", size: 4 },
+    ]);
+  } finally {
+    // The watch outlives this test (as it outlives a load in an engine): leave nothing changed.
+    proc.argv.pop();
+    proc.title = "bun";
+    proc.env.HOME = "/home";
+  }
+});
+
 test("a global's size counts what it holds all the way down", () => {
   useCore(globalThis.Deno.core);
   const fake = {};
