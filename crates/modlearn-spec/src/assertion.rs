@@ -336,8 +336,34 @@ pub struct NoPendingPlugin {}
 #[schemars(inline)]
 pub struct ModLoads {
     /// Exact number of mod files that must load, when set; at least 1.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "whole_count")]
     pub expected_loaded_count: Option<u32>,
+}
+
+/// A count written as a JSON number either way, `1` or `1.0`: JSON does not tell them apart,
+/// and Letta compares it with `===`, which does not either.
+fn whole_count<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<u32>, D::Error> {
+    match Value::deserialize(deserializer)? {
+        Value::Number(number) => match number.as_f64() {
+            Some(count) if count.fract() == 0.0 && (0.0..=f64::from(u32::MAX)).contains(&count) => Ok(Some(count as u32)),
+            _ => Err(de::Error::custom(format!("invalid value: {number}, expected a whole number of mods (1 or more)"))),
+        },
+        other => Err(de::Error::custom(format!(
+            "invalid type: {}, expected a whole number of mods (1 or more); Letta would fail every mod_loads check with it",
+            json_kind(&other)
+        ))),
+    }
+}
+
+fn json_kind(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "boolean",
+        Value::Number(_) => "number",
+        Value::String(_) => "string",
+        Value::Array(_) => "array",
+        Value::Object(_) => "object",
+    }
 }
 
 /// Fields of [`Assertion::TurnStartInjectsMessage`].
@@ -786,6 +812,18 @@ impl JsonSchema for StringOrList {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn a_loaded_count_is_a_whole_number_however_it_is_written() {
+        let count =
+            |value| serde_json::from_value::<ModLoads>(json!({ "expectedLoadedCount": value })).map(|loads| loads.expected_loaded_count);
+        assert_eq!(count(json!(1)).unwrap(), Some(1));
+        assert_eq!(count(json!(1.0)).unwrap(), Some(1));
+        assert_eq!(serde_json::from_value::<ModLoads>(json!({})).unwrap().expected_loaded_count, None);
+        assert!(count(json!(1.5)).unwrap_err().to_string().contains("expected a whole number of mods"));
+        assert!(count(json!(null)).unwrap_err().to_string().contains("invalid type: null"));
+        assert!(count(json!("1")).unwrap_err().to_string().contains("invalid type: string"));
+    }
 
     #[test]
     fn string_or_list_reads_both_shapes_and_round_trips() {

@@ -82,12 +82,12 @@ pub(crate) fn check(spec: &ModLearningSpec) -> Findings {
     let evaluation = &spec.evaluation;
     let evaluation_path = root.key("evaluation");
     findings.check_base(&evaluation.base(), &evaluation_path);
-    match &evaluation.scenarios {
+    // An empty list is no list: Letta runs the evaluation itself as one scenario, and so does
+    // modlearn (`resolve_scenarios`).
+    match evaluation.scenarios.as_ref().filter(|scenarios| !scenarios.is_empty()) {
         Some(scenarios) => {
             let scenarios_path = evaluation_path.key("scenarios");
-            if scenarios.is_empty() {
-                findings.problem(scenarios_path.clone(), "must not be empty");
-            } else if scenarios.len() < 2 {
+            if scenarios.len() < 2 {
                 findings.warn(scenarios_path.clone(), FEW_SCENARIOS);
             }
             for (index, scenario) in scenarios.iter().enumerate() {
@@ -161,6 +161,7 @@ pub(crate) fn check(spec: &ModLearningSpec) -> Findings {
 
 const NEEDS_CHECKS: &str = "needs a prompt, a script or assertions";
 
+const BLANK_NAME: &str = "blank: the scenario is named by its number (`scenario-1`, ...), as in Letta";
 const FEW_SCENARIOS: &str = "fewer than 2 scenarios; a negative control catches over-eager mods";
 
 impl Findings {
@@ -180,8 +181,10 @@ impl Findings {
 
     /// The shared scenario fields, on the evaluation or on one scenario.
     fn check_base(&mut self, base: &ScenarioBase<'_>, path: &JsonPath) {
-        if let Some(name) = base.name {
-            self.non_blank(name, path.key("name"));
+        if let Some(name) = base.name
+            && name.trim().is_empty()
+        {
+            self.warn(path.key("name"), BLANK_NAME);
         }
         if let Some(prompt) = base.prompt {
             self.non_blank(prompt, path.key("prompt"));
