@@ -62,7 +62,7 @@ export class AbortSignal {
   [kAbort](reason) {
     if (this.#aborted) return;
     this.#aborted = true;
-    this.#reason = reason === undefined ? abortError("This operation was aborted") : reason;
+    this.#reason = reason === undefined ? abortError("The operation was aborted.") : reason;
     const event = { type: "abort", target: this };
     const listeners = this.#listeners;
     this.#listeners = listeners.filter((entry) => !entry.once);

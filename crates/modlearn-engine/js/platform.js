@@ -42,7 +42,53 @@ function addTimer(fn, delay, args, interval) {
     interval: interval ? Math.max(1, ms) : null,
     owner: clock.currentOwner(),
   });
-  return id;
+  return new Timeout(id, ms);
+}
+
+/**
+ * What Bun's `setTimeout`, `setInterval` and `setImmediate` return: an object that converts to
+ * the timer's id (`+timer`), with Node's `ref`/`unref`/`hasRef`/`refresh`. Keeping a timer
+ * referenced or not changes nothing here: the virtual clock never waits.
+ */
+class Timeout {
+  #id;
+  #ms;
+  #referenced = true;
+  constructor(id, ms) {
+    this.#id = id;
+    this.#ms = ms;
+  }
+  static idOf(handle) {
+    if (handle !== null && typeof handle === "object" && #id in handle) return handle.#id;
+    return typeof handle === "number" || typeof handle === "string" ? Number(handle) : undefined;
+  }
+  ref() {
+    this.#referenced = true;
+    return this;
+  }
+  unref() {
+    this.#referenced = false;
+    return this;
+  }
+  hasRef() {
+    return this.#referenced;
+  }
+  /** Starts the timer's delay over from now, as Node does; one that already fired is left. */
+  refresh() {
+    const timer = clock.timers.get(this.#id);
+    if (timer !== undefined && !timer.host) {
+      timer.due = clock.now + this.#ms;
+      timer.seq = clock.seq++;
+    }
+    return this;
+  }
+  close() {
+    clearModTimer(this);
+    return this;
+  }
+  [Symbol.toPrimitive]() {
+    return this.#id;
+  }
 }
 
 /**
@@ -62,7 +108,8 @@ export function setHostTimeout(fn, delay, owner = null) {
  * command's time limit, `AbortSignal.timeout`) are no timer a mod can name in Bun either, and
  * their ids are easy to guess.
  */
-function clearModTimer(id) {
+function clearModTimer(handle) {
+  const id = Timeout.idOf(handle);
   const timer = clock.timers.get(id);
   if (timer !== undefined && !timer.host) clock.timers.delete(id);
 }
@@ -249,9 +296,37 @@ function installHostTraps(global) {
       writable: false,
     });
   }
-  for (const name of ["Deno", "Bun"]) {
-    define(name, { get: () => deny(name, "mods see only the letta handle and ctx") });
+  define("Deno", { get: () => deny("Deno", "mods see only the letta handle and ctx") });
+  // Mods tell Bun apart by `typeof Bun` and read `Bun.version`; what reaches the host is denied.
+  define("Bun", { value: virtualBun(global), writable: false });
+  define("navigator", {
+    value: Object.freeze({ userAgent: `Bun/${BUN_VERSION}`, hardwareConcurrency: 2, platform: "Linux x86_64" }),
+    writable: true,
+  });
+}
+
+/** The Bun version every virtual surface reports (`process.versions.bun` too). */
+export const BUN_VERSION = "1.4.5";
+
+/** Bun's own members a mod may use, read through the virtual platform; the rest are denied. */
+const BUN_DENIED = [
+  "file", "write", "spawn", "spawnSync", "serve", "connect", "listen", "udpSocket", "$", "which", "build",
+  "plugin", "dns", "gc", "openInEditor", "resolveSync", "resolve", "sql", "SQL", "s3", "S3Client", "redis",
+  "stdin", "stdout", "stderr", "Transpiler", "Glob", "mmap", "password", "allocUnsafe", "generateHeapSnapshot",
+];
+
+function virtualBun(global) {
+  const bun = { version: BUN_VERSION, revision: "0000000000000000000000000000000000000000" };
+  const read = (name, value) => Object.defineProperty(bun, name, { get: value, enumerable: true });
+  read("env", () => global.process.env);
+  read("argv", () => global.process.argv);
+  read("main", () => global.process.argv[1]);
+  bun.sleep = (ms) => new Promise((resolve) => global.setTimeout(resolve, Number(ms) || 0));
+  bun.nanoseconds = () => Math.round(global.performance.now() * 1e6);
+  for (const name of BUN_DENIED) {
+    Object.defineProperty(bun, name, { get: () => deny(`Bun.${name}`, "mods see only the letta handle and ctx"), enumerable: true });
   }
+  return Object.freeze(bun);
 }
 
 function frameLocation(callsite) {

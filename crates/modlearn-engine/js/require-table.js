@@ -11,15 +11,18 @@ import fs from "./node/fs.js";
 import fsPromises from "./node/fs-promises.js";
 import http from "./node/http.js";
 import https from "./node/https.js";
+import module from "./node/module.js";
 import net from "./node/net.js";
 import os from "./node/os.js";
 import path from "./node/path.js";
 import pathPosix from "./node/path-posix.js";
+import perfHooks from "./node/perf_hooks.js";
 import process from "./node/process.js";
 import querystring from "./node/querystring.js";
 import stringDecoder from "./node/string_decoder.js";
 import timers from "./node/timers.js";
 import timersPromises from "./node/timers-promises.js";
+import tty from "./node/tty.js";
 import url from "./node/url.js";
 import util from "./node/util.js";
 import utilTypes from "./node/util-types.js";
@@ -36,15 +39,18 @@ export const BUILTINS = Object.freeze({
   "fs/promises": fsPromises,
   "http": http,
   "https": https,
+  "module": module,
   "net": net,
   "os": os,
   "path": path,
   "path/posix": pathPosix,
+  "perf_hooks": perfHooks,
   "process": process,
   "querystring": querystring,
   "string_decoder": stringDecoder,
   "timers": timers,
   "timers/promises": timersPromises,
+  "tty": tty,
   "url": url,
   "util": util,
   "util/types": utilTypes,

@@ -144,9 +144,12 @@ export function isWritable(path) {
   return world.writable.some((root) => path === root || path.startsWith(`${root}/`));
 }
 
-// A clean checkout of the repository stub at the working directory: what the
-// common read-only git queries answer when the scenario scripts nothing else.
+// What a shell answers without running a program (`echo uv`, `pwd`, `true`), and a clean
+// checkout of the repository stub at the working directory: what the common read-only git
+// queries answer when the scenario scripts nothing else.
 function builtinAnswer(command) {
+  const shell = shellBuiltinAnswer(command);
+  if (shell !== null) return shell;
   const git = /^git\s+(.*)$/.exec(command.trim());
   if (!git) return null;
   const args = git[1].trim().replace(/\s+/g, " ");
@@ -166,6 +169,47 @@ function builtinAnswer(command) {
     "stash list": "",
   };
   return Object.hasOwn(answers, args) ? { stdout: answers[args], stderr: "", exitCode: 0 } : null;
+}
+
+/**
+ * `echo`, `printf`-free: a lone `echo [-n] words`, `pwd`, `true` or `false`, with nothing the
+ * shell would expand or redirect (anything else is left to the scenario's script).
+ */
+function shellBuiltinAnswer(command) {
+  const words = plainWords(command);
+  if (words === null || words.length === 0) return null;
+  const [name, ...args] = words;
+  const done = (stdout, exitCode = 0) => ({ stdout, stderr: "", exitCode });
+  if (name === "echo") return args[0] === "-n" ? done(args.slice(1).join(" ")) : done(`${args.join(" ")}\n`);
+  if (name === "pwd" && args.length === 0) return done(`${world.cwd}\n`);
+  if (name === "true") return done("");
+  if (name === "false") return done("", 1);
+  return null;
+}
+
+/** A command line's words with their quotes removed, or null if the shell would do more. */
+function plainWords(command) {
+  const words = [];
+  const pattern = /\s*(?:'([^']*)'|"((?:[^"\\$`]|\\["\\$`])*)"|([^\s'"\\|&;<>()$`*?[\]{}~#=!]+))/y;
+  let word = null;
+  let index = 0;
+  const text = command.trimEnd();
+  while (index < text.length) {
+    const start = index;
+    pattern.lastIndex = index;
+    const match = pattern.exec(text);
+    if (match === null) return null;
+    const part = match[1] ?? (match[2] === undefined ? match[3] : match[2].replace(/\\(["\\$`])/g, "$1"));
+    // A part glued to the last one (`a"b"`) continues its word.
+    if (word !== null && !/^\s/.test(text.slice(start, pattern.lastIndex))) word += part;
+    else {
+      if (word !== null) words.push(word);
+      word = part;
+    }
+    index = pattern.lastIndex;
+  }
+  if (word !== null) words.push(word);
+  return words;
 }
 
 /**

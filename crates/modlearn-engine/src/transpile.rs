@@ -47,6 +47,34 @@ pub(crate) struct Emitted {
     pub(crate) source_map: Option<String>,
 }
 
+/// Whether Bun would run this JavaScript as CommonJS: it has no `import` or `export` and uses
+/// `exports` (`module.exports = { activate }`). Only such a text pays for a parse.
+fn is_commonjs(specifier: &ModuleSpecifier, source: &str) -> bool {
+    if !source.contains("exports") {
+        return false;
+    }
+    deno_ast::parse_program(ParseParams {
+        specifier: specifier.clone(),
+        text: source.into(),
+        media_type: MediaType::JavaScript,
+        capture_tokens: false,
+        scope_analysis: false,
+        maybe_syntax: None,
+    })
+    .is_ok_and(|parsed| parsed.compute_is_script())
+}
+
+/// A CommonJS file as the ES module Bun makes of it for an importer: `module.exports` is the
+/// default export, and its `activate` a named one (Letta looks for either). The first line
+/// keeps its number, so stacks still point at the candidate's own lines.
+fn commonjs_as_module(source: &str) -> String {
+    format!(
+        "const __modlearnModule = {{ exports: {{}} }}; (function (exports, module) {{{source}\n}}).call(__modlearnModule.exports, __modlearnModule.exports, __modlearnModule);\n\
+         export default __modlearnModule.exports;\n\
+         export const activate = __modlearnModule.exports?.activate;\n"
+    )
+}
+
 /// As [`to_javascript`], with the source map apart: the engine compiles a candidate's code
 /// again on every load, and the loader hands deno_core the map only when a stack asks for it.
 pub(crate) fn to_javascript_mapped(
@@ -66,7 +94,8 @@ fn emit(
     map: SourceMapOption,
 ) -> Result<Emitted, String> {
     if kind == SourceKind::JavaScript {
-        return Ok(Emitted { code: source.to_owned(), source_map: None });
+        let code = if is_commonjs(specifier, source) { commonjs_as_module(source) } else { source.to_owned() };
+        return Ok(Emitted { code, source_map: None });
     }
     let parsed = deno_ast::parse_module(ParseParams {
         specifier: specifier.clone(),

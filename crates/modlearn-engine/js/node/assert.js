@@ -33,7 +33,7 @@ function comparison(header, actual, expected, operator) {
 
 export function ok(value, message) {
   if (!value) {
-    fail(value, true, message, "==", arguments.length === 0 ? "No value argument passed to `assert.ok()`" : "The expression evaluated to a falsy value:\n\n  assert.ok(" + show(value) + ")\n");
+    fail(value, true, message, "==", arguments.length === 0 ? "No value argument passed to `assert.ok()`" : `${show(value)} == true`);
   }
 }
 
@@ -163,7 +163,7 @@ function failAssertion(message = "Failed") {
 
 function build(strict) {
   const assert = (value, message) => {
-    if (!value) fail(value, true, message, "==", arguments.length === 0 ? "No value argument passed to `assert.ok()`" : "The expression evaluated to a falsy value:\n\n  assert(" + show(value) + ")\n");
+    if (!value) fail(value, true, message, "==", arguments.length === 0 ? "No value argument passed to `assert.ok()`" : `${show(value)} == true`);
   };
   Object.assign(assert, {
     ok, fail: failAssertion, throws, doesNotThrow, rejects, doesNotReject, match, doesNotMatch, ifError,

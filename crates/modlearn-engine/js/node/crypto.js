@@ -4,7 +4,7 @@
 
 import { hmac, md5, sha1, sha224, sha256, sha384, sha512 } from "../vendor/hashes.js";
 import { Buffer } from "../web/buffer.js";
-import { fillRandom, getRandomValues, randomUUID, webCrypto } from "../web/crypto.js";
+import { fillRandom, getRandomValues, randomUUID, subtle, webCrypto } from "../web/crypto.js";
 
 const ALGORITHMS = { md5, sha1, sha224, sha256, sha384, sha512, "sha-1": sha1, "sha-256": sha256, "sha-384": sha384, "sha-512": sha512 };
 
@@ -141,7 +141,7 @@ export function createSecretKey(key, encoding) {
 }
 
 export const webcrypto = webCrypto;
-export const subtle = undefined;
+export { subtle };
 export const constants = {};
 export { randomUUID, getRandomValues };
 

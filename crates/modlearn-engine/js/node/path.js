@@ -4,5 +4,13 @@
 import path from "../vendor/path.js";
 
 path.posix = path;
+
+// Node (and Bun) give an extension without its dot one: `{ name: "y", ext: "txt" }` is `y.txt`.
+const formatWithoutDots = path.format;
+path.format = function format(pathObject) {
+  const ext = pathObject?.ext;
+  const dotted = typeof ext === "string" && ext !== "" && ext[0] !== "." && !pathObject.base;
+  return formatWithoutDots(dotted ? { ...pathObject, ext: `.${ext}` } : pathObject);
+};
 export default path;
 export const { basename, delimiter, dirname, extname, format, isAbsolute, join, normalize, parse, relative, resolve, sep, toNamespacedPath, posix, win32 } = path;

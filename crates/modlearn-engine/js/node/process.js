@@ -2,11 +2,10 @@
 // never the host's. `env` holds only what the scenario seeded; reads are
 // logged as effects; `exit` is refused with a diagnostic (it would end Letta).
 
-import { clock, VIRTUAL_EPOCH_MS, hostAccessDenied } from "../platform.js";
+import { BUN_VERSION, clock, VIRTUAL_EPOCH_MS, hostAccessDenied } from "../platform.js";
 import { deferred, recordEffect, world } from "../world.js";
 
 const NODE_VERSION = "v24.3.0";
-const BUN_VERSION = "1.4.5";
 
 const listeners = new Map();
 

@@ -1,8 +1,10 @@
 // The web `crypto` global: randomUUID and getRandomValues drawn from the
 // engine's seeded generator (the one behind Math.random), so ids are the
-// same on every run with the same seed. No `subtle`: nothing asked for it yet.
+// same on every run with the same seed; `subtle` digests (mods hash text with
+// it), and refuses the rest as an engine without the algorithm would.
 
 import { randomUint32 } from "../platform.js";
+import { sha1, sha256, sha384, sha512 } from "../vendor/hashes.js";
 
 /** Fills `bytes` (a Uint8Array) with seeded random bytes. */
 export function fillRandom(bytes) {
@@ -36,4 +38,45 @@ export function getRandomValues(array) {
   return array;
 }
 
-export const webCrypto = Object.freeze({ randomUUID, getRandomValues });
+const DIGESTS = { "sha-1": sha1, "sha-256": sha256, "sha-384": sha384, "sha-512": sha512 };
+
+function notSupported(message) {
+  const error = new Error(message);
+  error.name = "NotSupportedError";
+  return error;
+}
+
+class SubtleCrypto {
+  async digest(algorithm, data) {
+    const name = String(typeof algorithm === "object" && algorithm !== null ? algorithm.name : algorithm).toLowerCase();
+    const hash = Object.hasOwn(DIGESTS, name) ? DIGESTS[name] : null;
+    if (hash === null) throw notSupported("Unrecognized algorithm name");
+    let bytes;
+    if (data instanceof ArrayBuffer) bytes = new Uint8Array(data);
+    else if (ArrayBuffer.isView(data)) bytes = new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
+    else {
+      const received = typeof data === "string" ? `type string ('${data}')` : data === null ? "null" : `type ${typeof data}`;
+      throw new TypeError(`The "data" argument must be of type ArrayBuffer, Buffer, TypedArray, or DataView. Received ${received}`);
+    }
+    const digest = hash(bytes);
+    return digest.buffer.slice(digest.byteOffset, digest.byteOffset + digest.byteLength);
+  }
+  get [Symbol.toStringTag]() {
+    return "SubtleCrypto";
+  }
+}
+
+// Keys, ciphers and signatures: the virtual machine has none, and says so.
+for (const name of ["encrypt", "decrypt", "sign", "verify", "generateKey", "deriveKey", "deriveBits", "importKey", "exportKey", "wrapKey", "unwrapKey"]) {
+  Object.defineProperty(SubtleCrypto.prototype, name, {
+    value: async function () {
+      throw new TypeError(`crypto.subtle.${name} is not available: modlearn's virtual machine only digests`);
+    },
+    writable: true,
+    configurable: true,
+  });
+}
+
+export const subtle = new SubtleCrypto();
+
+export const webCrypto = Object.freeze({ randomUUID, getRandomValues, subtle });

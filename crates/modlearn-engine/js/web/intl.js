@@ -3,6 +3,8 @@
 // locale gets en-US text); other time zones and unsupported options throw a
 // RangeError that says so, rather than print something Bun would not.
 
+import { ListFormat, RelativeTimeFormat } from "./intl-phrases.js";
+
 const MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"];
 const DAYS = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"];
 const UTC_NAMES = new Set(["utc", "etc/utc", "gmt", "etc/gmt", "etc/universal", "universal", "zulu", "etc/zulu"]);
@@ -106,7 +108,13 @@ export class NumberFormat {
   constructor(locales, options = {}) {
     options = options ?? {};
     const style = option(options, "style", ["decimal", "percent", "currency", "unit"], "decimal");
-    if (style === "unit") throw unsupported("Intl.NumberFormat style 'unit'");
+    let unit;
+    if (style === "unit") {
+      if (options.unit === undefined) throw new TypeError("unit must be a string");
+      unit = String(options.unit);
+      if (!/^[a-z]+(-[a-z]+)*$/.test(unit)) throw new RangeError("unit is not a well-formed unit identifier");
+      if (!Object.hasOwn(UNITS, unit)) throw unsupported(`The unit '${unit}'`);
+    }
     let currency;
     if (style === "currency") {
       if (options.currency === undefined) throw new TypeError("Currency code is required with currency style.");
@@ -133,6 +141,7 @@ export class NumberFormat {
       locale: canonicalLocale(locales),
       numberingSystem: "latn",
       style,
+      ...(unit ? { unit, unitDisplay: option(options, "unitDisplay", ["short", "long", "narrow"], "short") } : {}),
       ...(currency ? { currency, currencyDisplay: option(options, "currencyDisplay", ["symbol", "narrowSymbol", "code", "name"], "symbol"), currencySign: "standard" } : {}),
       minimumIntegerDigits: digitsOption(options, "minimumIntegerDigits", 1, 21, 1),
       ...(minSig !== undefined || maxSig !== undefined
@@ -240,6 +249,11 @@ export class NumberFormat {
       body = int + (text.frac ? `.${text.frac}` : "") + suffix;
     }
     if (o.style === "percent") body += "%";
+    if (o.style === "unit") {
+      const [shortOne, shortOther, longOne, longOther, narrow] = UNITS[o.unit];
+      const one = body === "1";
+      body += o.unitDisplay === "long" ? (one ? longOne : longOther) : o.unitDisplay === "narrow" ? narrow : one ? shortOne : shortOther;
+    }
     if (o.style === "currency") {
       const code = o.currency;
       const display = o.currencyDisplay;
@@ -259,6 +273,50 @@ export class NumberFormat {
     return body;
   }
 }
+
+/**
+ * ICU's en unit names: short (one, other), long (one, other), narrow; each as it follows the
+ * number, space included where ICU puts one.
+ */
+const symbol = (short, long, narrow = short.trim()) => [` ${short}`, ` ${short}`, ` ${long}`, ` ${long}s`, narrow];
+const UNITS = {
+  byte: [" byte", " byte", " byte", " bytes", "B"],
+  kilobyte: symbol("kB", "kilobyte"),
+  megabyte: symbol("MB", "megabyte"),
+  gigabyte: symbol("GB", "gigabyte"),
+  terabyte: symbol("TB", "terabyte"),
+  petabyte: symbol("PB", "petabyte"),
+  bit: [" bit", " bit", " bit", " bits", "bit"],
+  kilobit: symbol("kb", "kilobit"),
+  megabit: symbol("Mb", "megabit"),
+  gigabit: symbol("Gb", "gigabit"),
+  nanosecond: symbol("ns", "nanosecond"),
+  microsecond: symbol("μs", "microsecond"),
+  millisecond: symbol("ms", "millisecond"),
+  second: symbol("sec", "second", "s"),
+  minute: symbol("min", "minute", "m"),
+  hour: symbol("hr", "hour", "h"),
+  day: [" day", " days", " day", " days", "d"],
+  week: [" wk", " wks", " week", " weeks", "w"],
+  month: [" mth", " mths", " month", " months", "m"],
+  year: [" yr", " yrs", " year", " years", "y"],
+  percent: ["%", "%", " percent", " percent", "%"],
+  millimeter: symbol("mm", "millimeter"),
+  centimeter: symbol("cm", "centimeter"),
+  meter: symbol("m", "meter"),
+  kilometer: symbol("km", "kilometer"),
+  inch: [" in", " in", " inch", " inches", "″"],
+  foot: [" ft", " ft", " foot", " feet", "′"],
+  mile: symbol("mi", "mile"),
+  gram: symbol("g", "gram"),
+  kilogram: symbol("kg", "kilogram"),
+  pound: [" lb", " lb", " pound", " pounds", "#"],
+  milliliter: symbol("mL", "milliliter"),
+  liter: symbol("L", "liter"),
+  celsius: ["°C", "°C", " degree Celsius", " degrees Celsius", "°C"],
+  fahrenheit: ["°F", "°F", " degree Fahrenheit", " degrees Fahrenheit", "°"],
+  degree: [" deg", " deg", " degree", " degrees", "°"],
+};
 
 // ---- dates ----
 
@@ -489,8 +547,21 @@ export class Collator {
   }
 }
 
+/**
+ * ICU's root order for ASCII that is not a letter: white space, punctuation, symbols, currency,
+ * then digits, all before letters (`_draft` < `10` < `alpha`).
+ */
+const NON_LETTER_ORDER = " _-,;:!?.'\"()[]{}@*/\\&#%`^+<=>|~$0123456789";
+const NON_LETTER = /[ -@[-`{-~]/g;
+
+/** `text`'s letters without accents or case. */
 function baseOf(text) {
-  return text.normalize("NFD").replace(/[\u0300-\u036f]/g, "").toLowerCase();
+  return text.normalize("NFD").replace(/[\u0300-\u036f]/g, "").toLowerCase().replace(/ß/g, "ss");
+}
+
+/** `base` with what is not a letter ranked below letters, in ICU's order. */
+function ranked(base) {
+  return base.replace(NON_LETTER, (character) => String.fromCharCode(1 + NON_LETTER_ORDER.indexOf(character)));
 }
 
 function collate(a, b, numeric, sensitivity) {
@@ -502,10 +573,10 @@ function collate(a, b, numeric, sensitivity) {
     for (let i = 0; i < Math.min(partsA.length, partsB.length); i++) {
       if (partsA[i] === partsB[i]) continue;
       if (i % 2 === 1) return Math.sign(Number(partsA[i]) - Number(partsB[i]));
-      return partsA[i] < partsB[i] ? -1 : 1;
+      return ranked(partsA[i]) < ranked(partsB[i]) ? -1 : 1;
     }
     if (partsA.length !== partsB.length) return partsA.length < partsB.length ? -1 : 1;
-  } else if (keyA !== keyB) return keyA < keyB ? -1 : 1;
+  } else if (keyA !== keyB) return ranked(keyA) < ranked(keyB) ? -1 : 1;
   if (sensitivity === "base") return 0;
   const accentA = a.normalize("NFD").toLowerCase();
   const accentB = b.normalize("NFD").toLowerCase();
@@ -525,7 +596,16 @@ function getCanonicalLocales(locales) {
 
 /** Installs Intl and the locale methods that use it on `global`. */
 export function installIntl(global) {
-  const Intl = { NumberFormat, DateTimeFormat, PluralRules, Collator, getCanonicalLocales };
+  // As in the engines, the three oldest formatters can be called without `new`.
+  const Intl = {
+    NumberFormat: callableWithoutNew(NumberFormat),
+    DateTimeFormat: callableWithoutNew(DateTimeFormat),
+    PluralRules,
+    Collator: callableWithoutNew(Collator),
+    ListFormat: newOnly(ListFormat),
+    RelativeTimeFormat: newOnly(RelativeTimeFormat),
+    getCanonicalLocales,
+  };
   Object.defineProperty(Intl, Symbol.toStringTag, { value: "Intl", configurable: true });
   Object.defineProperty(global, "Intl", { value: Intl, writable: true, configurable: true, enumerable: false });
   const define = (proto, name, fn) => Object.defineProperty(proto, name, { value: fn, writable: true, configurable: true, enumerable: false });
@@ -556,6 +636,31 @@ export function installIntl(global) {
     return collate(String(this), String(that), Boolean(options?.numeric), options?.sensitivity ?? "variant");
   });
   installUtcTime(DateProto, define);
+}
+
+/** `Class` as a function that constructs it with or without `new`; instances are the same. */
+function callableWithoutNew(Class) {
+  return asFunction(Class, (wrapped, newTarget, args) => Reflect.construct(Class, args, newTarget ?? wrapped));
+}
+
+/** `Class` refusing a call without `new` in Bun's words (an engine's class says it otherwise). */
+function newOnly(Class) {
+  return asFunction(Class, (_wrapped, newTarget, args) => {
+    if (newTarget === undefined) throw new TypeError(`calling ${Class.name} constructor without new is invalid`);
+    return Reflect.construct(Class, args, newTarget);
+  });
+}
+
+function asFunction(Class, construct) {
+  const wrapped = function (locales, options) {
+    return construct(wrapped, new.target, [locales, options]);
+  };
+  Object.defineProperty(wrapped, "name", { value: Class.name });
+  Object.defineProperty(wrapped, "length", { value: 0 });
+  wrapped.prototype = Class.prototype;
+  Object.defineProperty(Class.prototype, "constructor", { value: wrapped, writable: true, configurable: true });
+  wrapped.supportedLocalesOf = Class.supportedLocalesOf;
+  return wrapped;
 }
 
 /**

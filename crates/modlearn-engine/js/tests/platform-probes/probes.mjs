@@ -3,7 +3,12 @@
 // which is Bun's own output (TZ=UTC). Only deterministic values: no random
 // ids, no stacks, no wall clock.
 
+import assert from "node:assert";
+import { execSync } from "node:child_process";
 import crypto from "node:crypto";
+import { createRequire, isBuiltin } from "node:module";
+import { performance as hooksPerformance } from "node:perf_hooks";
+import tty from "node:tty";
 import path from "node:path";
 import util from "node:util";
 import { Buffer } from "node:buffer";
@@ -152,6 +157,51 @@ export function probe() {
   put("date.strings", () => [date.toString(), date.toDateString(), date.toTimeString(), date.toISOString(), date.toUTCString(), date.getTimezoneOffset(), new Date(2026, 0, 2, 3, 4).toISOString()]);
   put("intl.plural", () => [new Intl.PluralRules("en-US").select(1), new Intl.PluralRules("en-US").select(2), new Intl.PluralRules("en-US", { type: "ordinal" }).select(22)]);
   put("localeCompare", () => [["b", "a", "C", "á", "A"].sort((x, y) => x.localeCompare(y)), ["item10", "item2"].sort(new Intl.Collator("en", { numeric: true }).compare)]);
+  put("localeCompare.punctuation", () => [["alpha", "10", "_draft", "-x", "Zed", "a b", "ab", "!", "$", "~"].sort((x, y) => x.localeCompare(y)), "straße".localeCompare("strasse", "de", { sensitivity: "base" })]);
+  put("intl.withoutNew", () => [typeof Intl.DateTimeFormat().resolvedOptions().timeZone, Intl.NumberFormat("en-US").format(1234.5), Intl.Collator().compare("a", "b"), Intl.DateTimeFormat() instanceof Intl.DateTimeFormat]);
+  for (const style of ["long", "short", "narrow"]) {
+    for (const type of ["conjunction", "disjunction", "unit"]) {
+      const list = new Intl.ListFormat("en", { style, type });
+      put(`intl.list.${style}.${type}`, () => [list.format([]), list.format(["a"]), list.format(["a", "b"]), list.format(["a", "b", "c"])]);
+    }
+    for (const numeric of ["always", "auto"]) {
+      const relative = new Intl.RelativeTimeFormat("en", { style, numeric });
+      const units = ["year", "quarter", "month", "week", "day", "hour", "minute", "second", "days"];
+      put(`intl.relative.${style}.${numeric}`, () => units.flatMap((unit) => [-2, -1, 0, 1, 3, 1.5, -0, 1000].map((value) => relative.format(value, unit))));
+    }
+  }
+  const units = ["byte", "kilobyte", "megabyte", "gigabyte", "bit", "kilobit", "millisecond", "second", "minute", "hour", "day", "week", "month", "year", "percent", "meter", "kilometer", "foot", "inch", "pound", "liter", "celsius", "fahrenheit", "degree", "microsecond"];
+  for (const unitDisplay of ["short", "long", "narrow"]) {
+    put(`intl.unit.${unitDisplay}`, () => units.map((unit) => [1, 2, 1.5, 1234, -1].map((value) => new Intl.NumberFormat("en", { style: "unit", unit, unitDisplay }).format(value)).join(" | ")));
+  }
+  put("intl.unit.options", () => [new Intl.NumberFormat("en", { style: "unit", unit: "kilobyte", maximumFractionDigits: 1 }).format(12.345), new Intl.NumberFormat("en-US", { style: "unit", unit: "kilobyte" }).resolvedOptions().unitDisplay]);
+  put("intl.unit.missing", () => new Intl.NumberFormat("en", { style: "unit" }));
+  put("intl.unit.bad", () => new Intl.NumberFormat("en", { style: "unit", unit: "kilo byte" }));
+  put("intl.list.parts", () => new Intl.ListFormat().formatToParts(["x", "y"]));
+  put("intl.relative.parts", () => [new Intl.RelativeTimeFormat("en").formatToParts(3, "day"), new Intl.RelativeTimeFormat("en", { numeric: "auto" }).formatToParts(-1, "day")]);
+  put("intl.list.withoutNew", () => Intl.ListFormat());
+  put("intl.list.badType", () => new Intl.ListFormat("en", { type: "x" }));
+  put("intl.relative.badUnit", () => new Intl.RelativeTimeFormat("en").format(1, "decade"));
+  const falsy = (fn) => {
+    try {
+      fn();
+      return "passed";
+    } catch (error) {
+      return error.message;
+    }
+  };
+  put("assert.falsy", () => [falsy(() => assert.ok(false)), falsy(() => assert(0)), falsy(() => assert.ok("")), falsy(() => assert(null)), falsy(() => assert.ok())]);
+  put("path.formatExt", () => [path.format({ dir: "/x", name: "y", ext: "txt" }), path.format({ root: "/", base: "b", ext: "e" }), path.format({ name: "n", ext: ".e" }), path.format({ dir: "d", name: "n", ext: "" })]);
+  put("timers.handle", () => {
+    const timer = setTimeout(() => {}, 10);
+    const shape = [typeof timer, typeof timer.refresh, timer.refresh() === timer, timer.hasRef(), timer.unref() === timer, timer.hasRef(), typeof +timer];
+    clearTimeout(timer);
+    return shape;
+  });
+  put("abort.reason", () => [String(AbortSignal.abort().reason), AbortSignal.abort().reason.name]);
+  put("builtins.more", () => [typeof hooksPerformance.now, isBuiltin("node:fs"), isBuiltin("fs"), isBuiltin("nope"), typeof createRequire(import.meta.url)("node:path").join, tty.isatty(1)]);
+  put("shell.echo", () => [execSync("echo uv").toString(), execSync("echo -n 'a  b' \"c\"").toString(), execSync("true").toString()]);
+  put("bun.global", () => [typeof Bun, typeof Bun.version, typeof navigator, navigator.userAgent.startsWith("Bun/")]);
   // Bun lets an ES module use require and __filename/__dirname; mods written for Bun do.
   const codeOf = (id) => {
     try {
