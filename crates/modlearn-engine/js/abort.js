@@ -2,6 +2,8 @@
 // `ctx.signal`. A small EventTarget-shaped implementation: enough for
 // `aborted`, `reason`, `onabort`, listeners and `throwIfAborted`.
 
+import { callMod } from "./platform.js";
+
 const kAbort = Symbol("abort");
 
 /** Where errors thrown by abort listeners go (`reason` is the abort reason); set by the host. */
@@ -70,7 +72,7 @@ export class AbortSignal {
     // the other listeners; its error is reported instead.
     const call = (fn, self) => {
       try {
-        fn.call(self, event);
+        callMod(fn, self, [event]);
       } catch (error) {
         abortHooks.onListenerError(error, this.#reason);
       }

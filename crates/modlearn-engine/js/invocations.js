@@ -5,7 +5,7 @@
 
 import { AbortController, isAborted, signalOf } from "./abort.js";
 import { conversationHandle, withGetContextTrap } from "./context.js";
-import { clearHostTimeout, setHostTimeout } from "./platform.js";
+import { callMod, clearHostTimeout, setHostTimeout } from "./platform.js";
 import { errorName, errorText, wasRecorded } from "./diagnostics.js";
 import { flattenToolResponse, thrownToolOutput, toolResultStatus, toolResultStreams } from "./tool-result.js";
 import {
@@ -77,7 +77,7 @@ export class RunToolOperation {
     host.phase = "tool.isEnabled";
     try {
       // Not awaited, as in Letta: a returned promise is truthy, so the tool stays.
-      const enabled = tool.isEnabled(withTrap(host, tool.owner, host.context())) ?? true;
+      const enabled = callMod(tool.isEnabled, tool, [withTrap(host, tool.owner, host.context())]) ?? true;
       if (!enabled) this.unavailable = `isEnabled(ctx) returned ${describeValue(enabled)}`;
     } catch (error) {
       this.enableFailed(error);
@@ -113,7 +113,7 @@ export class RunToolOperation {
       conversation: conversationHandle(base.sessionId),
     });
     try {
-      const returned = await tool.run(ctx);
+      const returned = await callMod(tool.run, tool, [ctx]);
       if (this.settled.has(1)) return;
       this.settled.add(1);
       this.result = { status: toolResultStatus(returned), output: flattenToolResponse(returned), ...toolResultStreams(returned) };
@@ -246,7 +246,7 @@ export class CheckPermissionsOperation {
     const ctx = withTrap(host, permission.owner, { ...host.context(), signal: host.signalOf(permission.owner) });
     let answer;
     try {
-      answer = await permission.check(this.event, ctx);
+      answer = await callMod(permission.check, permission, [this.event, ctx]);
     } catch (error) {
       this.checkFailed(position, error);
       return;
@@ -336,7 +336,7 @@ export class RunCommandOperation {
       this.timer = setHostTimeout(() => reject(new Error(`Mod command timed out after ${COMMAND_TIMEOUT_MS}ms`)), COMMAND_TIMEOUT_MS);
     });
     try {
-      const returned = await HostPromise.race([HostPromise.resolve(command.run(ctx)), timeout]);
+      const returned = await HostPromise.race([HostPromise.resolve(callMod(command.run, command, [ctx])), timeout]);
       const result = normalizeCommandResult(returned);
       if (this.failure === null) this.result = result;
     } catch (error) {

@@ -4,6 +4,7 @@
 // a step only fails on the Rust side (timeout, memory, never settles).
 
 import { modFile } from "./require.js";
+import { callMod } from "./platform.js";
 import { createLettaHandle } from "./letta.js";
 import { conversationHandle, withGetContextTrap } from "./context.js";
 import { beginEmission, applyResult, finishEmission, handlerFailed, snapshotBeforeHandler } from "./dispatch.js";
@@ -99,7 +100,7 @@ class LoadOperation {
       } else {
         const factory = typeof namespace.default === "function" ? namespace.default : namespace.activate;
         if (typeof factory !== "function") throw new Error("Mod must export a default function or activate() function");
-        const disposer = await withDialectHint(() => factory(createLettaHandle(host, owner)), host.lastSource);
+        const disposer = await withDialectHint(() => callMod(factory, undefined, [createLettaHandle(host, owner)]), host.lastSource);
         if (typeof disposer === "function") host.registry.disposers.push({ owner, disposer });
       }
       // A DSH plugin parked PENDING has not loaded, though DSH reports nothing.
@@ -187,7 +188,7 @@ class EmitOperation {
     if (isAborted(host.signalOf(registration.owner))) return;
     snapshotBeforeHandler(emission);
     try {
-      const result = await registration.handler(emission.event, this.handlerContext(registration.owner));
+      const result = await callMod(registration.handler, registration, [emission.event, this.handlerContext(registration.owner)]);
       applyResult(emission, result);
     } catch (error) {
       this.failed(registration, error);
@@ -268,8 +269,8 @@ class DisposeOperation {
     try {
       // Letta does not await disposers; a returned promise runs on its own.
       // Pi awaits its session_shutdown handlers.
-      if (awaited) await disposer();
-      else disposer();
+      if (awaited) await callMod(disposer, undefined, []);
+      else callMod(disposer, undefined, []);
     } catch (error) {
       this.fail(index, error);
     }

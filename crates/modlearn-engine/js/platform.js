@@ -151,11 +151,35 @@ export function advanceClock() {
     next.seq = clock.seq++;
   }
   try {
-    next.fn(...next.args);
+    if (next.host) next.fn(...next.args);
+    else callMod(next.fn, undefined, next.args);
   } catch (error) {
     clock.onTimerError(error, next.owner);
   }
   return true;
+}
+
+/** The script the host calls a mod's functions from (`callMod`); see `installCallMod`. */
+const MOD_CALL_SCRIPT = "modlearn-callback:///call.js";
+
+/**
+ * Calls a function of the mod's (a handler, a listener, a timer's callback, a disposer) from
+ * host code. Until the sandbox is installed, a plain call.
+ */
+export let callMod = (fn, self, args) => Reflect.apply(fn, self, args);
+
+/**
+ * Makes `callMod` call through a frame of a script of its own, which the host's stack reads
+ * count as the mod's (js/lifecycle.js asks them whose a new promise is). A mod function the
+ * host calls may be a native one, bound or not (`Reflect.construct.bind(null, Promise, ...)`,
+ * `eval`): with no frame of the mod's on the stack, what it made would look like the host's,
+ * and code `eval` compiles is named after the nearest frame, a host module's without this one.
+ * Stacks shown to mods leave the frame out.
+ */
+function installCallMod(core) {
+  const [make, error] = core.evalContext("(function (apply) { return function callMod(fn, self, args) { return apply(fn, self, args); }; })", MOD_CALL_SCRIPT);
+  if (error) throw error.thrown;
+  callMod = make(Reflect.apply);
 }
 
 /**
@@ -332,6 +356,8 @@ function virtualBun(global) {
 function frameLocation(callsite) {
   const file = callsite.getFileName?.() ?? callsite.getScriptNameOrSourceURL?.();
   if (typeof file !== "string" || file.startsWith("modlearn-host:")) return null;
+  // The host's call into a mod is the mod's frame to the host, and no frame of a mod's own.
+  if (file === MOD_CALL_SCRIPT && !readingForHost) return null;
   const line = callsite.getLineNumber?.() ?? "?";
   const column = callsite.getColumnNumber?.() ?? "?";
   // The host reads the whole name, and a name the mod can choose (a data: URL) encoded, so
@@ -427,6 +453,7 @@ function installNativeToString(global) {
  */
 export function installSandbox(global) {
   const core = global.Deno.core;
+  installCallMod(core);
   installNativeToString(global);
   global.Error.prepareStackTrace = prepareStackTrace;
   global.Date = VirtualDate;

@@ -1,7 +1,7 @@
 // Event, CustomEvent, EventTarget and DOMException: the DOM event model
 // without a tree (no capture or bubbling phases to walk).
 
-import { clock, VIRTUAL_EPOCH_MS } from "../platform.js";
+import { callMod, clock, VIRTUAL_EPOCH_MS } from "../platform.js";
 
 const DOM_CODES = { IndexSizeError: 1, NotFoundError: 8, NotSupportedError: 9, InvalidStateError: 11, SyntaxError: 12, InvalidCharacterError: 5, NetworkError: 19, AbortError: 20, TimeoutError: 23, DataCloneError: 25 };
 
@@ -117,8 +117,8 @@ export class EventTarget {
       if (entry.removed) continue;
       if (entry.once) this.removeEventListener(event.type, entry.listener, { capture: entry.capture });
       try {
-        if (typeof entry.listener === "function") entry.listener.call(this, event);
-        else if (typeof entry.listener.handleEvent === "function") entry.listener.handleEvent(event);
+        if (typeof entry.listener === "function") callMod(entry.listener, this, [event]);
+        else if (typeof entry.listener.handleEvent === "function") callMod(entry.listener.handleEvent, entry.listener, [event]);
       } catch (error) {
         eventHooks.onListenerError(error);
       }
