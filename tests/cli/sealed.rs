@@ -133,10 +133,13 @@ const ATTACKS: &[(&str, &str, &str, Option<&str>)] = &[
     ("hides-promise-in-thenable.js", "specs/turn-reminder.json", "candidates/turn-reminder/good-push-disposer.js", None),
     ("hides-promise-self-await.js", "specs/turn-reminder.json", "candidates/turn-reminder/good-push-disposer.js", None),
     ("hides-promise-fake-executor.js", "specs/turn-reminder.json", "candidates/turn-reminder/good-push-disposer.js", None),
+    ("hides-promise-in-executor.js", "specs/turn-reminder.json", "candidates/turn-reminder/good-push-disposer.js", None),
+    ("hides-promise-in-static-callback.js", "specs/turn-reminder.json", "candidates/turn-reminder/good-push-disposer.js", None),
     // Mod functions the host calls (listeners, timers) run under a frame it counts as the mod's.
     ("hides-promise-in-bound-listener.js", "specs/turn-reminder.json", "candidates/turn-reminder/good-push-disposer.js", None),
     ("hides-promise-in-host-named-eval.js", "specs/turn-reminder.json", "candidates/turn-reminder/good-push-disposer.js", None),
     ("hides-mod-in-host-named-eval.js", "specs/turn-reminder.json", "candidates/turn-reminder/good-push-disposer.js", None),
+    ("hides-timer-in-refresh.js", "specs/turn-reminder.json", "candidates/turn-reminder/good-push-disposer.js", None),
     ("species-hides-promise.js", "specs/turn-reminder.json", "candidates/turn-reminder/good-push-disposer.js", None),
     ("tojson-forges-input.js", "specs/turn-reminder.json", "candidates/turn-reminder/good-push-disposer.js", None),
     ("lone-surrogate.js", "specs/turn-reminder.json", "candidates/turn-reminder/good-push-disposer.js", None),

@@ -31,9 +31,9 @@ function addTimer(fn, delay, args, interval) {
   if (typeof fn !== "function") {
     throw new TypeError("The callback passed to setTimeout/setInterval must be a function");
   }
-  const ms = Math.max(0, Number(delay) || 0);
+  const ms = timerDelay(delay);
   const id = clock.nextId++;
-  clock.timers.set(id, {
+  const timer = {
     id,
     due: clock.now + ms,
     seq: clock.seq++,
@@ -41,8 +41,19 @@ function addTimer(fn, delay, args, interval) {
     args,
     interval: interval ? Math.max(1, ms) : null,
     owner: clock.currentOwner(),
-  });
-  return new Timeout(id, ms);
+  };
+  clock.timers.set(id, timer);
+  timer.handle = new Timeout(timer, ms);
+  return timer.handle;
+}
+
+/** The largest delay Node and Bun keep; a longer one (or Infinity) is taken as 1 ms. */
+const TIMEOUT_MAX = 2 ** 31 - 1;
+
+/** A timer's delay as Bun takes it: whole milliseconds, none below 0, none past TIMEOUT_MAX. */
+function timerDelay(delay) {
+  const ms = Math.max(0, Math.trunc(Number(delay)) || 0);
+  return ms > TIMEOUT_MAX ? 1 : ms;
 }
 
 /**
@@ -51,16 +62,21 @@ function addTimer(fn, delay, args, interval) {
  * referenced or not changes nothing here: the virtual clock never waits.
  */
 class Timeout {
-  #id;
+  #timer;
   #ms;
   #referenced = true;
-  constructor(id, ms) {
-    this.#id = id;
-    this.#ms = ms;
+  #cleared = false;
+  constructor(timer, ms) {
+    // Only the host's timers make these: one a mod builds through `.constructor` is inert.
+    this.#timer = typeof timer === "object" && timer !== null && clock.timers.get(timer.id) === timer ? timer : null;
+    this.#ms = timerDelay(ms);
   }
   static idOf(handle) {
-    if (handle !== null && typeof handle === "object" && #id in handle) return handle.#id;
+    if (handle !== null && typeof handle === "object" && #timer in handle) return handle.#timer?.id;
     return typeof handle === "number" || typeof handle === "string" ? Number(handle) : undefined;
+  }
+  static cleared(handle) {
+    if (handle !== null && typeof handle === "object" && #cleared in handle) handle.#cleared = true;
   }
   ref() {
     this.#referenced = true;
@@ -73,13 +89,16 @@ class Timeout {
   hasRef() {
     return this.#referenced;
   }
-  /** Starts the timer's delay over from now, as Node does; one that already fired is left. */
+  /**
+   * Starts the timer's delay over from now, as Node does; one that already fired is armed
+   * again (`setTimeout(() => timer.refresh(), ms)` beats forever), one cleared is not.
+   */
   refresh() {
-    const timer = clock.timers.get(this.#id);
-    if (timer !== undefined && !timer.host) {
-      timer.due = clock.now + this.#ms;
-      timer.seq = clock.seq++;
-    }
+    const timer = this.#timer;
+    if (timer === null || this.#cleared) return this;
+    timer.due = clock.now + this.#ms;
+    timer.seq = clock.seq++;
+    clock.timers.set(timer.id, timer);
     return this;
   }
   close() {
@@ -87,7 +106,7 @@ class Timeout {
     return this;
   }
   [Symbol.toPrimitive]() {
-    return this.#id;
+    return this.#timer?.id ?? NaN;
   }
 }
 
@@ -111,7 +130,10 @@ export function setHostTimeout(fn, delay, owner = null) {
 function clearModTimer(handle) {
   const id = Timeout.idOf(handle);
   const timer = clock.timers.get(id);
-  if (timer !== undefined && !timer.host) clock.timers.delete(id);
+  if (timer !== undefined && !timer.host) {
+    clock.timers.delete(id);
+    Timeout.cleared(timer.handle);
+  }
 }
 
 /** Cancels a timer made by `setHostTimeout`. */
@@ -127,7 +149,9 @@ export function pendingTimers() {
 /** Drops every timer that belongs to `owner` (used when a load fails). */
 export function clearTimersOf(owner) {
   for (const [id, timer] of clock.timers) {
-    if (timer.owner === owner) clock.timers.delete(id);
+    if (timer.owner !== owner) continue;
+    clock.timers.delete(id);
+    Timeout.cleared(timer.handle);
   }
 }
 
@@ -151,8 +175,9 @@ export function advanceClock() {
     next.seq = clock.seq++;
   }
   try {
+    // As in Node and Bun, a timer's callback gets its Timeout as `this`.
     if (next.host) next.fn(...next.args);
-    else callMod(next.fn, undefined, next.args);
+    else callMod(next.fn, next.handle, next.args);
   } catch (error) {
     clock.onTimerError(error, next.owner);
   }
@@ -189,9 +214,9 @@ function installCallMod(core) {
  */
 function VirtualDate(...args) {
   // Called without `new`, Date gives the current time as a string.
-  if (new.target === undefined) return new RealDate(clock.now).toString();
+  if (new.target === undefined) return new RealDate(readClock()).toString();
   // Local time is UTC in the sandbox, whatever the host's time zone.
-  const time = args.length === 0 ? [clock.now] : args.length >= 2 ? [RealDate.UTC(...args)] : args;
+  const time = args.length === 0 ? [readClock()] : args.length >= 2 ? [RealDate.UTC(...args)] : args;
   return Reflect.construct(RealDate, time, new.target);
 }
 Object.defineProperty(VirtualDate, "name", { value: "Date" });
@@ -201,7 +226,31 @@ Object.defineProperty(RealDate.prototype, "constructor", { value: VirtualDate, w
 for (const name of ["parse", "UTC"]) {
   Object.defineProperty(VirtualDate, name, { value: RealDate[name], writable: true, enumerable: false, configurable: true });
 }
-Object.defineProperty(VirtualDate, "now", { value: () => clock.now, writable: true, enumerable: false, configurable: true });
+Object.defineProperty(VirtualDate, "now", { value: () => readClock(), writable: true, enumerable: false, configurable: true });
+
+/** Reads of the clock at one time before it moves, and then reads per millisecond. */
+const SPIN_READS = 1000;
+const READS_PER_MS = 100;
+const spin = { at: null, reads: 0 };
+
+/**
+ * The virtual time, as a mod reads it. The clock stands still while code runs, so a mod that
+ * waits by reading it in a loop (`while (Date.now() - start < 20) {}`) would spin until its
+ * budget ran out, where Bun waits 20 ms. Past SPIN_READS reads at one time, the clock moves
+ * on a millisecond every READS_PER_MS reads: such a wait ends, and what it reads depends on
+ * the number of reads alone, so verdicts stay the same from run to run.
+ */
+export function readClock() {
+  if (spin.at !== clock.now) {
+    spin.at = clock.now;
+    spin.reads = 0;
+  } else if (++spin.reads >= SPIN_READS) {
+    clock.now += 1;
+    spin.at = clock.now;
+    spin.reads = SPIN_READS - READS_PER_MS;
+  }
+  return clock.now;
+}
 
 // mulberry32: small, fast and good enough for reproducible jitter in mods.
 let randomState = 0x9e3779b9;
@@ -332,12 +381,17 @@ function installHostTraps(global) {
 /** The Bun version every virtual surface reports (`process.versions.bun` too). */
 export const BUN_VERSION = "1.4.5";
 
-/** Bun's own members a mod may use, read through the virtual platform; the rest are denied. */
-const BUN_DENIED = [
+/**
+ * Bun's own members that reach the host: functions that are denied when called (so a feature
+ * test, `typeof Bun.spawn === "function"`, reads as in Bun), and objects denied when read.
+ * Neither is enumerable: printing `Bun` reads only what a mod may use.
+ */
+const BUN_DENIED_CALLS = [
   "file", "write", "spawn", "spawnSync", "serve", "connect", "listen", "udpSocket", "$", "which", "build",
-  "plugin", "dns", "gc", "openInEditor", "resolveSync", "resolve", "sql", "SQL", "s3", "S3Client", "redis",
-  "stdin", "stdout", "stderr", "Transpiler", "Glob", "mmap", "password", "allocUnsafe", "generateHeapSnapshot",
+  "plugin", "gc", "openInEditor", "resolveSync", "resolve", "Transpiler", "Glob", "mmap", "allocUnsafe",
+  "generateHeapSnapshot", "SQL", "S3Client",
 ];
+const BUN_DENIED_READS = ["dns", "sql", "s3", "redis", "stdin", "stdout", "stderr", "password"];
 
 function virtualBun(global) {
   const bun = { version: BUN_VERSION, revision: "0000000000000000000000000000000000000000" };
@@ -347,8 +401,13 @@ function virtualBun(global) {
   read("main", () => global.process.argv[1]);
   bun.sleep = (ms) => new Promise((resolve) => global.setTimeout(resolve, Number(ms) || 0));
   bun.nanoseconds = () => Math.round(global.performance.now() * 1e6);
-  for (const name of BUN_DENIED) {
-    Object.defineProperty(bun, name, { get: () => deny(`Bun.${name}`, "mods see only the letta handle and ctx"), enumerable: true });
+  const advice = "mods see only the letta handle and ctx";
+  for (const name of BUN_DENIED_CALLS) {
+    const denied = { [name]: () => deny(`Bun.${name}`, advice) }[name];
+    Object.defineProperty(bun, name, { value: denied, enumerable: false });
+  }
+  for (const name of BUN_DENIED_READS) {
+    Object.defineProperty(bun, name, { get: () => deny(`Bun.${name}`, advice), enumerable: false });
   }
   return Object.freeze(bun);
 }

@@ -4,7 +4,7 @@
 // referrer), and replace what would let a mod read the host's clock or
 // block its thread for good.
 
-import { clock, HostAccessError, VIRTUAL_EPOCH_MS } from "./platform.js";
+import { clock, HostAccessError, readClock, VIRTUAL_EPOCH_MS } from "./platform.js";
 import { DataCloneError } from "./clone.js";
 
 /** Globals the backend defines for its own use; none is part of any platform a mod targets. */
@@ -53,7 +53,7 @@ function installAtomicsWait(global) {
 function installPerformance(global) {
   const performance = {
     timeOrigin: VIRTUAL_EPOCH_MS,
-    now: () => clock.now - VIRTUAL_EPOCH_MS,
+    now: () => readClock() - VIRTUAL_EPOCH_MS,
     mark() {},
     measure() {},
     toJSON: () => ({ timeOrigin: VIRTUAL_EPOCH_MS }),
