@@ -82,13 +82,14 @@ export function normalizeTool(tool) {
     throw new Error(`Mod tool '${tool.name}' must include a description`);
   }
   if (typeof tool.run !== "function") throw new Error(`Mod tool '${tool.name}' must include run(ctx)`);
+  // As Letta: any falsy `parameters` (null, 0, "") is the empty schema.
   let parameters = tool.parameters;
-  if (parameters === undefined) {
+  if (!parameters) {
     parameters = { type: "object", properties: {}, additionalProperties: false };
-  } else if (parameters === null || typeof parameters !== "object" || Array.isArray(parameters)) {
-    throw new Error(`Mod tool '${tool.name}' parameters must be a JSON schema object`);
+  } else if (typeof parameters !== "object" || Array.isArray(parameters)) {
+    throw new Error("Mod tool parameters must be a JSON Schema object");
   } else if (parameters.type !== undefined && parameters.type !== "object") {
-    throw new Error(`Mod tool '${tool.name}' parameters must have type "object"`);
+    throw new Error("Mod tool parameters schema must be an object schema");
   }
   let approvalPolicy;
   if (tool.approvalPolicy !== undefined) {
@@ -160,7 +161,8 @@ export function checkCollision({ kind, key, existing, owner, override, allowOver
     throw new Error(`Mod ${kind} '${key}' is already registered by higher-priority mod ${other}`);
   }
   if (mine > theirs) return;
-  if (allowOverride && override === true) return;
+  // Letta asks `!tool.override`: any truthy value overrides.
+  if (allowOverride && override) return;
   throw new Error(`Mod ${kind} '${key}' is already registered by ${other}`);
 }
 

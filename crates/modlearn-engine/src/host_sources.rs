@@ -96,6 +96,7 @@ host_sources!(
     "vendor/string_decoder.js",
     "vendor/typebox.js",
     "vendor/url.js",
+    "web/blob.js",
     "web/buffer.js",
     "web/crypto.js",
     "web/encoding.js",

@@ -65,13 +65,18 @@ fn is_commonjs(specifier: &ModuleSpecifier, source: &str) -> bool {
 }
 
 /// A CommonJS file as the ES module Bun makes of it for an importer: `module.exports` is the
-/// default export, and its `activate` a named one (Letta looks for either). The first line
-/// keeps its number, so stacks still point at the candidate's own lines.
+/// default export (its `default` when it is marked `__esModule`, as compilers mark theirs), and
+/// its `activate` a named one (Letta looks for either). The body runs in sloppy mode, as
+/// CommonJS does, through an indirect `eval` (module code is strict); the engine names evaluated
+/// code after the nearest frame, the candidate's module, and the first line keeps its number,
+/// so stacks still point at the candidate's own lines.
 fn commonjs_as_module(source: &str) -> String {
+    let body = serde_json::to_string(&format!("(function (exports, module) {{{source}\n}})")).expect("a string serialises");
     format!(
-        "const __modlearnModule = {{ exports: {{}} }}; (function (exports, module) {{{source}\n}}).call(__modlearnModule.exports, __modlearnModule.exports, __modlearnModule);\n\
-         export default __modlearnModule.exports;\n\
-         export const activate = __modlearnModule.exports?.activate;\n"
+        "const __modlearnModule = {{ exports: {{}} }}; (0, eval)({body}).call(__modlearnModule.exports, __modlearnModule.exports, __modlearnModule);\n\
+         const __modlearnExports = __modlearnModule.exports;\n\
+         export default __modlearnExports !== null && typeof __modlearnExports === \"object\" && __modlearnExports.__esModule && \"default\" in __modlearnExports ? __modlearnExports.default : __modlearnExports;\n\
+         export const activate = __modlearnExports?.activate;\n"
     )
 }
 

@@ -3,8 +3,9 @@
 
 import { Buffer, INSPECT_MAX_BYTES, SlowBuffer, kMaxLength } from "../web/buffer.js";
 import { atob, btoa } from "../web/encoding.js";
+import { Blob, File } from "../web/blob.js";
 
 export const constants = Object.freeze({ MAX_LENGTH: kMaxLength, MAX_STRING_LENGTH: 0x1fffffe8 });
 export const kStringMaxLength = constants.MAX_STRING_LENGTH;
-export { Buffer, INSPECT_MAX_BYTES, SlowBuffer, kMaxLength, atob, btoa };
-export default { Buffer, INSPECT_MAX_BYTES, SlowBuffer, kMaxLength, kStringMaxLength, constants, atob, btoa };
+export { Blob, Buffer, File, INSPECT_MAX_BYTES, SlowBuffer, kMaxLength, atob, btoa };
+export default { Blob, Buffer, File, INSPECT_MAX_BYTES, SlowBuffer, kMaxLength, kStringMaxLength, constants, atob, btoa };

@@ -87,7 +87,10 @@ test("tool normalisation: approval policy, defaults, errors", () => {
   assertThrows(() => normalizeTool({ name: "bad name", description: "d", run }), "must be 1-64");
   assertThrows(() => normalizeTool({ name: "t", run }), "");
   assertThrows(() => normalizeTool({ name: "t", description: "d", run, approvalPolicy: "never" }), 'approvalPolicy must be "auto", "ask", or "alwaysAsk"');
-  assertThrows(() => normalizeTool({ name: "t", description: "d", run, parameters: { type: "array" } }), 'type "object"');
+  assertThrows(() => normalizeTool({ name: "t", description: "d", run, parameters: { type: "array" } }), "must be an object schema");
+  assertThrows(() => normalizeTool({ name: "t", description: "d", run, parameters: "x" }), "must be a JSON Schema object");
+  // As in Letta, a falsy schema is the empty one.
+  assertEqual(normalizeTool({ name: "t", description: "d", run, parameters: null }).parameters, auto.parameters);
 });
 
 test("commands and collisions", () => {

@@ -2,19 +2,20 @@
 // start-up: encoding, URL, Buffer, crypto, events, performance and Intl, all
 // on the engine's virtual clock and seeded generator.
 
+import { Blob, File } from "./blob.js";
 import { Buffer } from "./buffer.js";
 import { URL, URLSearchParams } from "./url.js";
 import { TextDecoder, TextEncoder, atob, btoa } from "./encoding.js";
 import { CustomEvent, DOMException, Event, EventTarget } from "./event-target.js";
 import { webCrypto } from "./crypto.js";
 import { installIntl } from "./intl.js";
-import { clock, setHostTimeout, VIRTUAL_EPOCH_MS } from "../platform.js";
+import { clock, readClock, setHostTimeout, VIRTUAL_EPOCH_MS } from "../platform.js";
 import { fetch } from "./network.js";
 import { process } from "../node/process.js";
 
 /** `performance` on the virtual clock: 0 when the engine starts. */
 export const performance = Object.freeze({
-  now: () => clock.now - VIRTUAL_EPOCH_MS,
+  now: () => readClock() - VIRTUAL_EPOCH_MS,
   timeOrigin: VIRTUAL_EPOCH_MS,
   mark() {},
   measure() {},
@@ -34,6 +35,8 @@ export function installWeb(global) {
   define("URL", URL);
   define("URLSearchParams", URLSearchParams);
   define("Buffer", Buffer);
+  define("Blob", Blob);
+  define("File", File);
   define("crypto", webCrypto);
   define("Event", Event);
   define("CustomEvent", CustomEvent);

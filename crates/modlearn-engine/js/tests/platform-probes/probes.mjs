@@ -201,6 +201,21 @@ export function probe() {
   put("abort.reason", () => [String(AbortSignal.abort().reason), AbortSignal.abort().reason.name]);
   put("builtins.more", () => [typeof hooksPerformance.now, isBuiltin("node:fs"), isBuiltin("fs"), isBuiltin("nope"), typeof createRequire(import.meta.url)("node:path").join, tty.isatty(1)]);
   put("shell.echo", () => [execSync("echo uv").toString(), execSync("echo -n 'a  b' \"c\"").toString(), execSync("true").toString()]);
+  put("clock.busyWait", () => {
+    const start = Date.now();
+    let reads = 0;
+    while (Date.now() - start < 20) reads++;
+    const begun = performance.now();
+    while (performance.now() - begun < 5) reads++;
+    return reads > 0;
+  });
+  put("blob", () => {
+    const blob = new Blob(["héllo", new Uint8Array([1, 2]), new Blob(["!"])], { type: "Text/Plain" });
+    const sliced = blob.slice(1, 4, "x/y");
+    const file = new File(["ab"], "a.txt", { type: "text/plain", lastModified: 5 });
+    return [blob.size, blob.type, Object.prototype.toString.call(blob), sliced.size, sliced.type, blob.slice(-2).size, new Blob().size, new Blob([123, null]).size, file.name, file.size, file.lastModified, file instanceof Blob, typeof Buffer.from("x").toString];
+  });
+  put("blob.notArray", () => new Blob("abc"));
   put("bun.global", () => [typeof Bun, typeof Bun.version, typeof navigator, navigator.userAgent.startsWith("Bun/")]);
   // Bun lets an ES module use require and __filename/__dirname; mods written for Bun do.
   const codeOf = (id) => {
