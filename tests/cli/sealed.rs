@@ -135,6 +135,7 @@ const ATTACKS: &[(&str, &str, &str, Option<&str>)] = &[
     ("hides-promise-fake-executor.js", "specs/turn-reminder.json", "candidates/turn-reminder/good-push-disposer.js", None),
     ("hides-promise-in-executor.js", "specs/turn-reminder.json", "candidates/turn-reminder/good-push-disposer.js", None),
     ("hides-promise-in-static-callback.js", "specs/turn-reminder.json", "candidates/turn-reminder/good-push-disposer.js", None),
+    ("hides-promise-in-newtarget.js", "specs/turn-reminder.json", "candidates/turn-reminder/good-push-disposer.js", None),
     // Mod functions the host calls (listeners, timers) run under a frame it counts as the mod's.
     ("hides-promise-in-bound-listener.js", "specs/turn-reminder.json", "candidates/turn-reminder/good-push-disposer.js", None),
     ("hides-promise-in-host-named-eval.js", "specs/turn-reminder.json", "candidates/turn-reminder/good-push-disposer.js", None),

@@ -68,6 +68,8 @@ const trackedPromises = new WeakMap();
  * itself. Promises the executor's own code makes are the hook's again.
  */
 let constructorsPromiseNext = false;
+/** The promise the hook left to the constructor, so the constructor can check it was its own. */
+let leftToConstructor = null;
 
 /** Function.prototype.toString as the engine has it, before the sandbox dresses host functions. */
 const engineSource = Function.prototype.call.bind(Function.prototype.toString);
@@ -107,13 +109,22 @@ export function installPromiseTracking(global, currentOwner, fromModCode) {
     // derived promise by its parent, which a look-alike (a renamed bound function) lacks.
     if (typeof executor === "function" && isEngineExecutor(executor)) return Reflect.construct(RealPromise, [executor], new.target);
     const owner = typeof executor === "function" ? modOwner() : null;
+    const outer = leftToConstructor;
+    leftToConstructor = null;
     constructorsPromiseNext = true;
     let promise;
+    let left;
     try {
       promise = Reflect.construct(RealPromise, [executor], new.target);
     } finally {
       constructorsPromiseNext = false;
+      left = leftToConstructor;
+      leftToConstructor = outer;
     }
+    // Mod code can run before the engine makes the constructor's promise (a `new.target`
+    // whose `prototype` is a getter): a promise it made there was left to the constructor
+    // by mistake, and gets the hook's own judgement now.
+    if (left !== null && left !== promise) enginePromiseHook.init(left, undefined);
     if (owner !== null) track(promise, owner);
     return promise;
   }
@@ -154,6 +165,7 @@ export const enginePromiseHook = {
   init(promise, parent) {
     if (constructorsPromiseNext) {
       constructorsPromiseNext = false;
+      leftToConstructor = promise;
       return;
     }
     if (parent !== undefined || enginePromiseHook.readsLeft <= 0) return;
