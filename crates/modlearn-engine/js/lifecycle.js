@@ -138,7 +138,7 @@ export function installPromiseTracking(global, currentOwner, fromModCode) {
   }
   Object.defineProperty(Promise, Symbol.species, { get: () => Promise, configurable: true });
   global.Promise = Promise;
-  enginePromiseHook.modOwner = modOwner;
+  enginePromiseHook.fromModCode = fromModCode;
   return RealPromise;
 }
 
@@ -159,7 +159,7 @@ const HOOK_READS = 5000;
  * on one that is recorded, as in the constructor.
  */
 export const enginePromiseHook = {
-  modOwner: () => null,
+  fromModCode: () => false,
   /** Stack reads left to the hook in this engine (see HOOK_READS). */
   readsLeft: HOOK_READS,
   init(promise, parent) {
@@ -169,10 +169,11 @@ export const enginePromiseHook = {
       return;
     }
     if (parent !== undefined || enginePromiseHook.readsLeft <= 0) return;
-    const owner = enginePromiseHook.modOwner();
-    // Only a read of the stack counts (the owner lookup is free).
-    if (promiseTracker.currentOwner() !== null && promiseTracker.currentOwner() !== undefined) enginePromiseHook.readsLeft--;
-    if (owner !== null) track(promise, owner, true);
+    // The owner lookup is free; the read of the stack that follows is what the budget counts.
+    const owner = promiseTracker.currentOwner();
+    if (owner === null || owner === undefined) return;
+    enginePromiseHook.readsLeft--;
+    if (enginePromiseHook.fromModCode()) track(promise, owner, true);
   },
 };
 

@@ -11,7 +11,7 @@ import fs from "./node/fs.js";
 import fsPromises from "./node/fs-promises.js";
 import http from "./node/http.js";
 import https from "./node/https.js";
-import module from "./node/module.js";
+import module, { builtinModules } from "./node/module.js";
 import net from "./node/net.js";
 import os from "./node/os.js";
 import path from "./node/path.js";
@@ -56,3 +56,4 @@ export const BUILTINS = Object.freeze({
   "util/types": utilTypes,
 });
 
+builtinModules.push(...Object.keys(BUILTINS));

@@ -13,11 +13,10 @@ export function isBuiltin(name) {
   return builtinModules.includes(text.startsWith("node:") ? text.slice(5) : text);
 }
 
-/** What `node:module` lists: the built-ins a mod can import here (as `require-table.js`). */
-export const builtinModules = [
-  "assert", "assert/strict", "buffer", "child_process", "crypto", "events", "fs", "fs/promises", "http", "https", "module",
-  "net", "os", "path", "path/posix", "perf_hooks", "process", "querystring", "string_decoder", "timers", "timers/promises",
-  "tty", "url", "util", "util/types",
-];
+/**
+ * The built-ins a mod can import here: require-table.js fills this with its table's names once
+ * it has them (it imports this module, so this one cannot read them as it loads).
+ */
+export const builtinModules = [];
 
 export default { createRequire, isBuiltin, builtinModules };

@@ -13,14 +13,18 @@ import { clock, readClock, setHostTimeout, VIRTUAL_EPOCH_MS } from "../platform.
 import { fetch } from "./network.js";
 import { process } from "../node/process.js";
 
-/** `performance` on the virtual clock: 0 when the engine starts. */
-export const performance = Object.freeze({
+/**
+ * `performance` on the virtual clock: 0 when the engine starts. The one object of its kind:
+ * the seal installs it again (js/seal.js) and node:perf_hooks exports it. Not frozen: a mod
+ * may add to it, as in Bun.
+ */
+export const performance = {
   now: () => readClock() - VIRTUAL_EPOCH_MS,
   timeOrigin: VIRTUAL_EPOCH_MS,
   mark() {},
   measure() {},
   toJSON: () => ({ timeOrigin: VIRTUAL_EPOCH_MS }),
-});
+};
 
 export function installWeb(global) {
   const define = (name, value) =>

@@ -1,6 +1,8 @@
 // Intl.ListFormat and Intl.RelativeTimeFormat for en-US, as Bun (ICU) formats them:
 // QuickJS has no Intl, and mods join lists and say "3 days ago" with these.
 
+import { supportedLocalesOf } from "./intl.js";
+
 /** ICU's en list patterns: [pair, middle, last] joiners by type and style. */
 const LIST_PATTERNS = {
   conjunction: { long: [" and ", ", ", ", and "], short: [" & ", ", ", ", & "], narrow: [", ", ", ", ", "] },
@@ -50,7 +52,7 @@ export class ListFormat {
     return { locale: "en-US", type: this.#type, style: this.#style };
   }
   static supportedLocalesOf(locales) {
-    return (locales === undefined ? [] : [locales].flat()).filter((locale) => /^en(-US)?$/i.test(String(locale))).map(() => "en-US");
+    return supportedLocalesOf(locales);
   }
 }
 
@@ -108,7 +110,7 @@ export class RelativeTimeFormat {
     return { locale: "en-US", style: this.#style, numeric: this.#numeric, numberingSystem: "latn" };
   }
   static supportedLocalesOf(locales) {
-    return ListFormat.supportedLocalesOf(locales);
+    return supportedLocalesOf(locales);
   }
 }
 

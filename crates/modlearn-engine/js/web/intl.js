@@ -19,7 +19,7 @@ function canonicalLocale(locales) {
   return "en-US";
 }
 
-function supportedLocalesOf(locales) {
+export function supportedLocalesOf(locales) {
   const list = locales === undefined ? [] : Array.isArray(locales) ? locales : [locales];
   return list.filter((locale) => /^en(-US)?$/i.test(String(locale))).map(() => "en-US");
 }
