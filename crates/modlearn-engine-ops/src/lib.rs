@@ -4,17 +4,22 @@
 //! The one so far answers the host's question of the JavaScript stack on a hot path: is any of
 //! the candidate's code on it? (Every promise constructed while a mod is the current owner asks.)
 //!
-//! Reading `new Error().stack` answers it too, but that goes through deno_core's
-//! source-mapping stack formatter, a few million instructions a stack. The engine's own
-//! stack walk (`v8::StackTrace`) formats frames with `Error.prepareStackTrace` alone, and the
-//! sandbox's (js/platform.js) leaves out every frame of modlearn's own modules: what is left is
-//! the candidate's code, and the backend's internal scripts, which are named `<...>`.
+//! It walks the backend's own frame list (QuickJS's `JS_VisitStackFrames`, [`frames`]): every
+//! bytecode frame, however deep, by the file its function was compiled from. When that walk is
+//! not available it falls back to the engine's stack trace (`v8::StackTrace`), which formats
+//! frames with the sandbox's `Error.prepareStackTrace` (js/platform.js); that one leaves out
+//! modlearn's own modules and costs about four times as much.
 
 use deno_core::{op2, v8};
 
-/// Frames looked at: all of them. The host sets the engine's stack limit around the call too
-/// (js/seal.js `withHostStackLimit`), so a mod's `Error.stackTraceLimit` does not decide it.
+mod frames;
+
+/// Frames the fallback looks at: all it gets. The host sets the engine's stack limit around the
+/// call too (js/seal.js `withHostStackLimit`), so a mod's `Error.stackTraceLimit` does not decide it.
 const FRAMES: usize = i32::MAX as usize;
+
+/// The file names of modlearn's own host modules (js/), none of which is the candidate's.
+const HOST_MODULE_PREFIX: &str = "modlearn-host:";
 
 deno_core::extension!(modlearn_engine_ops, ops = [op_mod_frame_on_stack]);
 
@@ -23,13 +28,27 @@ pub fn extension() -> deno_core::Extension {
     modlearn_engine_ops::init()
 }
 
+/// Whether the fast walk works with this build of the backend; false means every stack read
+/// takes the slower formatted route (a test keeps it true: see modlearn-engine's js tests).
+pub fn native_frame_walk(scope: &mut v8::PinScope) -> bool {
+    frames::runtime_of(scope).is_some()
+}
+
 /// Whether a frame of the candidate's code (its module, or code it evaluated) is on the stack.
-/// A stack that cannot be read counts as one with such a frame: the host's formatting
-/// (js/platform.js `readStackForHost`) always ends in a frame of its own, so no frame at all
-/// means the engine could not walk the stack (it is nearly full, or the walk ran inside
-/// another stack's formatting, where mod code can run).
+/// A stack with no frame at all counts as one with such a frame: the host's own hook is on it
+/// whenever it asks, so none means the engine could not walk it.
 #[op2(fast)]
 fn op_mod_frame_on_stack(scope: &mut v8::PinScope) -> bool {
+    if let Some(runtime) = frames::runtime_of(scope) {
+        let walk = frames::visit(runtime, is_candidate_file);
+        return walk.frames == 0 || walk.found;
+    }
+    formatted_frame_on_stack(scope)
+}
+
+/// The fallback: the stack as the sandbox's formatter writes it for the host (host modules
+/// already left out), where a stack too deep to format comes back with no frames.
+fn formatted_frame_on_stack(scope: &mut v8::PinScope) -> bool {
     let Some(trace) = v8::StackTrace::current_stack_trace(scope, FRAMES) else {
         return true;
     };
@@ -43,19 +62,29 @@ fn op_mod_frame_on_stack(scope: &mut v8::PinScope) -> bool {
         })
 }
 
-/// A script name of the candidate's: anything but the backend's internal scripts (`<...>`),
-/// which run no mod code of their own, save the names evaluated code gets.
+/// A file name a bytecode frame carries that is the candidate's: anything but modlearn's own
+/// host modules and the backend's internal scripts.
+fn is_candidate_file(name: &[u8]) -> bool {
+    !name.starts_with(HOST_MODULE_PREFIX.as_bytes()) && std::str::from_utf8(name).map_or(true, is_mod_script)
+}
+
+/// A script name of the candidate's: anything but the backend's internal scripts (`<dynimport-chain>`,
+/// lower-case words in angle brackets, a name no module of a mod's can have), save the names
+/// evaluated code gets.
 fn is_mod_script(name: &str) -> bool {
     if name.is_empty() {
         return false;
     }
-    let internal = name.starts_with('<') && name.ends_with('>');
+    let internal = name
+        .strip_prefix('<')
+        .and_then(|rest| rest.strip_suffix('>'))
+        .is_some_and(|word| !word.is_empty() && word.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-'));
     !internal || matches!(name, "<eval>" | "<anonymous>" | "<input>")
 }
 
 #[cfg(test)]
 mod tests {
-    use super::is_mod_script;
+    use super::{is_candidate_file, is_mod_script};
 
     #[test]
     fn backend_scripts_are_not_the_candidates() {
@@ -64,5 +93,26 @@ mod tests {
         assert!(!is_mod_script("<dynimport-chain>"));
         assert!(!is_mod_script("<modlearn-stack-read>"));
         assert!(!is_mod_script(""));
+    }
+
+    #[test]
+    fn host_modules_are_not_the_candidates() {
+        assert!(!is_candidate_file(b"modlearn-host:platform.js"));
+        assert!(is_candidate_file(b"modlearn-callback:///call.js"));
+        assert!(is_candidate_file(b"file:///work/mod.ts?load=3"));
+        assert!(is_candidate_file(b"<Eval Me>"));
+        assert!(is_candidate_file(b"<input>"));
+        assert!(!is_candidate_file(b"<dynimport-chain>"));
+        assert!(!is_candidate_file(b""));
+    }
+}
+
+#[cfg(test)]
+mod backend {
+    #[test]
+    fn the_backend_offers_its_frame_walk() {
+        let mut runtime = deno_core::JsRuntime::new(Default::default());
+        deno_core::scope!(scope, &mut runtime);
+        assert!(super::native_frame_walk(scope), "the fast stack walk is unavailable: every stack read takes the formatted route");
     }
 }

@@ -352,10 +352,9 @@ class Host {
 
 const host = new Host();
 // Lifecycle checks: tag promises mod code constructs (a stack with any of the
-// candidate's frames; host frames are filtered out by prepareStackTrace), and
-// remember the globals that exist before any mod runs.
-// The engine's own stack walk answers that (an op of modlearn-engine-ops), over the frames
-// readStackForHost formats, rather than deno_core's source-mapping formatter.
+// candidate's frames), and remember the globals that exist before any mod runs.
+// An op of modlearn-engine-ops answers that from the backend's frame list; the host limit and
+// readStackForHost's formatting serve its fallback (the stack as prepareStackTrace writes it).
 const { op_mod_frame_on_stack: modFrameOnStack } = core.ops;
 installPromiseTracking(globalThis, () => host.lastOwner, () => withHostStackLimit(() => readStackForHost(modFrameOnStack)));
 core.setPromiseHooks((promise, parent) => enginePromiseHook.init(promise, parent));

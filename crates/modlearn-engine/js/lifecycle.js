@@ -144,12 +144,13 @@ export function installPromiseTracking(global, currentOwner, fromModCode) {
 
 /**
  * How many promises the engine makes itself (each async function call makes one) the hook
- * asks the stack about, per engine. A read costs about 20 µs on this backend, so a good mod
- * that awaits an async helper tens of thousands of times would spend its budget on them; past
- * this many the hook stops (a mod that first makes this many, then one that never settles,
- * goes unseen: tests/cli/fixtures/open-holes).
+ * asks the stack about, per engine. A read walks the backend's frame list (2 to 7 µs), and
+ * each promise it finds the mod's is kept until it settles: unbounded, 50,000 awaits of an
+ * async helper cost a good mod about 0.35 s of its budget and 200,000 ran it out of memory.
+ * Past this many the hook stops (a mod that first makes this many, then one that never
+ * settles, goes unseen: tests/cli/fixtures/open-holes).
  */
-const HOOK_READS = 5000;
+const HOOK_READS = 20_000;
 
 /**
  * The engine's promise hook (deno_core's `setPromiseHooks`), for the promises the engine makes

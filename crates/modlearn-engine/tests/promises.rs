@@ -63,3 +63,18 @@ export default function activate() { make(); }
 "#;
     assert_eq!(pending_after_load(source), 1);
 }
+
+#[test]
+fn a_mod_frame_under_a_hundred_native_frames_is_found() {
+    // The mod's frame is at the bottom, far below the 64 frames a formatted stack holds, with
+    // only native calls between it and the host code that makes the promise.
+    let source = r#"
+import { setTimeout as sleep } from "node:timers/promises";
+export default function activate() {
+  let call = [sleep, undefined, [60_000]];
+  for (let i = 0; i < 100; i++) call = [Reflect.apply, undefined, call];
+  Reflect.apply(...call);
+}
+"#;
+    assert_eq!(pending_after_load(source), 1);
+}
