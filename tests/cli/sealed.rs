@@ -138,6 +138,8 @@ const ATTACKS: &[(&str, &str, &str, Option<&str>)] = &[
     ("hides-promise-in-newtarget.js", "specs/turn-reminder.json", "candidates/turn-reminder/good-push-disposer.js", None),
     // Mod functions the host calls (listeners, timers) run under a frame it counts as the mod's.
     ("hides-promise-in-bound-listener.js", "specs/turn-reminder.json", "candidates/turn-reminder/good-push-disposer.js", None),
+    ("bound-constructor-microtask.js", "specs/turn-reminder.json", "candidates/turn-reminder/good-push-disposer.js", None),
+    ("bound-constructor-next-tick.js", "specs/turn-reminder.json", "candidates/turn-reminder/good-push-disposer.js", None),
     ("hides-promise-in-host-named-eval.js", "specs/turn-reminder.json", "candidates/turn-reminder/good-push-disposer.js", None),
     ("hides-mod-in-host-named-eval.js", "specs/turn-reminder.json", "candidates/turn-reminder/good-push-disposer.js", None),
     ("hides-timer-in-refresh.js", "specs/turn-reminder.json", "candidates/turn-reminder/good-push-disposer.js", None),

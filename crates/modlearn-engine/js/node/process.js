@@ -2,7 +2,7 @@
 // never the host's. `env` holds only what the scenario seeded; reads are
 // logged as effects; `exit` is refused with a diagnostic (it would end Letta).
 
-import { BUN_VERSION, clock, VIRTUAL_EPOCH_MS, hostAccessDenied } from "../platform.js";
+import { BUN_VERSION, callMod, clock, VIRTUAL_EPOCH_MS, hostAccessDenied } from "../platform.js";
 import { deferred, recordEffect, world } from "../world.js";
 
 const NODE_VERSION = "v24.3.0";
@@ -11,6 +11,7 @@ const listeners = new Map();
 
 // Exit listeners run when Letta's process ends, after anything modlearn can watch.
 deferred.exitListeners = () => (listeners.get("exit")?.length ?? 0) + (listeners.get("beforeExit")?.length ?? 0);
+deferred.processListeners = () => [...listeners.values()].reduce((total, list) => total + list.length, 0);
 
 function on(event, listener) {
   const list = listeners.get(event) ?? [];
@@ -132,7 +133,7 @@ export const process = {
   umask: () => 0o22,
   nextTick(callback, ...args) {
     if (typeof callback !== "function") throw new TypeError("The \"callback\" argument must be of type function");
-    queueMicrotask(() => callback(...args));
+    queueMicrotask(() => callMod(callback, undefined, args));
   },
   emitWarning(warning) {
     console.warn(typeof warning === "string" ? `Warning: ${warning}` : String(warning));

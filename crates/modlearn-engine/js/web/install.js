@@ -9,7 +9,7 @@ import { TextDecoder, TextEncoder, atob, btoa } from "./encoding.js";
 import { CustomEvent, DOMException, Event, EventTarget } from "./event-target.js";
 import { webCrypto } from "./crypto.js";
 import { installIntl } from "./intl.js";
-import { clock, readClock, setHostTimeout, VIRTUAL_EPOCH_MS } from "../platform.js";
+import { callMod, clock, readClock, setHostTimeout, VIRTUAL_EPOCH_MS } from "../platform.js";
 import { fetch } from "./network.js";
 import { process } from "../node/process.js";
 
@@ -49,7 +49,8 @@ export function installWeb(global) {
   define("performance", performance);
   define("queueMicrotask", (callback) => {
     if (typeof callback !== "function") throw new TypeError("The \"callback\" argument must be of type function");
-    Promise.resolve().then(() => callback());
+    // Through callMod, as timers are: a bound native handed in has no frame of the mod's.
+    Promise.resolve().then(() => callMod(callback, undefined, []));
   });
   global.AbortSignal.timeout = function timeout(ms) {
     const controller = new global.AbortController();
