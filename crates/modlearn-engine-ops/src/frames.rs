@@ -4,7 +4,7 @@
 //! backend (v8x on QuickJS) represents as a tagged value holding the `JSContext` pointer; any
 //! other representation makes `runtime_of` answer `None` and the caller take the slow route.
 
-use std::ffi::{c_char, c_int, c_void, CStr};
+use std::ffi::{CStr, c_char, c_int, c_void};
 
 use deno_core::v8;
 

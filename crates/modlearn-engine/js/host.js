@@ -20,7 +20,7 @@ import { abortHooks, signalOf as controllerSignal } from "./abort.js";
 import { HOST_METHODS, OPERATION_NAMES } from "./protocol.js";
 import { sealGlobals, withHostStackLimit } from "./seal.js";
 import { installWeb } from "./web/install.js";
-import { seedWorld, worldSnapshot } from "./world.js";
+import { keepWorldForReload, seedWorld, worldSnapshot } from "./world.js";
 import { assertRequireReady, builtinModules, builtinsFailed, installRequire, setBuiltins } from "./require.js";
 
 
@@ -207,7 +207,7 @@ class Host {
   }
 
   /** Starts a new load generation with an empty registry (after a dispose). */
-  newGeneration() {
+  newGeneration({ keepWorld = false } = {}) {
     this.registry = createRegistry(this.registry.generation + 1);
     this.scenarioContext = null;
     this.clientPromise = null;
@@ -215,8 +215,10 @@ class Host {
     // unplugs it first, so the new generation's root holds nothing of it.
     this.dshStale.push(...this.dshFibers.values());
     this.dshFibers = new Map();
-    // Each scenario starts from the seeded world, as each of Letta's runs starts on a clean machine.
-    seedWorld(this.worldSeed);
+    // Each scenario starts from the seeded world, as each of Letta's runs starts on a clean
+    // machine; a reload (`keepWorld`) goes on in the same process, as Letta's `/reload` does.
+    if (keepWorld) keepWorldForReload();
+    else seedWorld(this.worldSeed);
     return { generation: this.registry.generation };
   }
 

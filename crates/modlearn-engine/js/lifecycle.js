@@ -20,6 +20,7 @@ import { cloneCapabilities } from "./capabilities.js";
 import { eventCounts } from "./registry.js";
 import { strandedSubscriptions } from "./pi/session.js";
 import { isAborted, signalOf } from "./abort.js";
+import { machineChanges } from "./world.js";
 
 /**
  * The global object, taken while the host starts: `globalThis` is a global
@@ -416,10 +417,10 @@ function changedKeys(object, baseline, prefix) {
 
 /**
  * Globals the mod added or changed (and keys it added or changed on shared host objects),
- * each with a size summary.
+ * each with a size summary, with `machine`: what mods changed of the virtual process.
  */
-export function modGlobals(global) {
-  const changed = changedKeys(global, baselineGlobals ?? new Map(), "");
+export function modGlobals(global, machine = []) {
+  const changed = [...changedKeys(global, baselineGlobals ?? new Map(), ""), ...machine];
   for (const [name, { object, baseline }] of sharedObjects) changed.push(...changedKeys(object, baseline, `${name}.`));
   return changed.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 }
@@ -552,7 +553,7 @@ export class LeaksOperation {
   }
   finish() {
     const subscriptions = [...strandedSubscriptions(this.host), ...(this.host.dshApi?.strandedEffects(this.host) ?? [])];
-    const globals = modGlobals(GLOBAL);
+    const globals = modGlobals(GLOBAL, machineChanges());
     // Timers and promises last, after every other read.
     return { timers: modTimers(), promises: modPendingPromises(), globals, subscriptions };
   }

@@ -99,6 +99,15 @@ function ensureDir(path) {
   world.nodes.set(path, { kind: "dir", mtimeMs: clock.now, birthtimeMs: clock.now, mode: 0o40755 });
 }
 
+/**
+ * Begins a reload's generation on the machine as it is (files, environment, working
+ * directory): only the record of effects starts again, so each generation's steps see their own.
+ */
+export function keepWorldForReload() {
+  world.effects = [];
+  world.effectsDropped = 0;
+}
+
 /** Resets the world from the Rust side's seed. */
 export function seedWorld(seed = {}) {
   world.nodes = new Map();
@@ -137,6 +146,33 @@ export function seedWorld(seed = {}) {
   }));
   world.defaultOutput = seed.defaultOutput ?? null;
   world.dialogs = Array.isArray(seed.dialogs) ? seed.dialogs.map((rule) => ({ ...rule })) : null;
+  seeded = { env: envWeight(world.env), cwd: world.cwd };
+}
+
+/** The environment and working directory as seeded (`machineChanges` weighs against them). */
+let seeded = { env: 0, cwd: "/" };
+
+/** How much an environment holds: its variables and the characters of their names and values. */
+function envWeight(env) {
+  let weight = 0;
+  for (const [name, value] of Object.entries(env)) weight += 1 + name.length + String(value).length;
+  return weight;
+}
+
+/**
+ * What mods changed of the virtual process since it was seeded, as lifecycle.js summarises a
+ * changed global (name, type, size): its environment, working directory and listeners. A
+ * reload keeps them (as Letta's `/reload` runs in the same process), so state a mod adds there
+ * on every load grows from one reload to the next.
+ */
+export function machineChanges() {
+  const changes = [];
+  const env = envWeight(world.env);
+  if (env !== seeded.env) changes.push({ name: "process.env", type: "object", size: env });
+  if (world.cwd !== seeded.cwd) changes.push({ name: "process.cwd()", type: "string", size: world.cwd.length });
+  const listeners = deferred.processListeners();
+  if (listeners > 0) changes.push({ name: "process listeners", type: "array", size: listeners });
+  return changes;
 }
 
 /** Whether a mod may create or change `path` (absolute, normalised). */
@@ -266,7 +302,7 @@ function commandInput(text, stdin, env) {
 }
 
 /** Work a mod leaves to run later that the host cannot see into; counted for the snapshot. */
-export const deferred = { exitListeners: () => 0 };
+export const deferred = { exitListeners: () => 0, processListeners: () => 0 };
 
 /**
  * The world's part of the snapshot: the effects, and each file written since

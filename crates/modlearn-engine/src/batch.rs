@@ -88,11 +88,21 @@ impl Batch {
 
     /// See [`crate::Engine::new_generation`].
     pub fn new_generation(&mut self) -> Ticket<u64> {
+        self.generation(false)
+    }
+
+    /// See [`crate::Engine::reload_generation`].
+    pub fn reload_generation(&mut self) -> Ticket<u64> {
+        self.generation(true)
+    }
+
+    fn generation(&mut self, keep_world: bool) -> Ticket<u64> {
         #[derive(Deserialize)]
         struct Generation {
             generation: u64,
         }
-        self.push_read(call(HostMethod::NewGeneration), |text| parse::<Generation>(text).map(|reply| reply.generation))
+        let request = Request::Call { method: HostMethod::NewGeneration, args: json!({ "keepWorld": keep_world }) };
+        self.push_read(request, |text| parse::<Generation>(text).map(|reply| reply.generation))
     }
 
     /// See [`crate::Engine::load`] and [`crate::Engine::reload`] (`keep_instance`).

@@ -229,9 +229,17 @@ impl Engine {
         self.one(Batch::dispose)
     }
 
-    /// Starts a new load generation with an empty registry.
+    /// Starts a new load generation with an empty registry, on the scenario's freshly seeded
+    /// virtual machine.
     pub fn new_generation(&mut self) -> Result<u64, EngineError> {
         self.one(Batch::new_generation)
+    }
+
+    /// Starts a new load generation with an empty registry on the virtual machine as the last
+    /// one left it (environment, working directory, files, process listeners), as Letta's
+    /// `/reload` runs in the same process.
+    pub fn reload_generation(&mut self) -> Result<u64, EngineError> {
+        self.one(Batch::reload_generation)
     }
 
     /// The registry as it stands.

@@ -67,9 +67,14 @@ fn dispose(candidate: &CandidateFile<'_>, steps: &[Probe], settle_ms: u64, optio
 fn reload(candidate: &CandidateFile<'_>, cycles: u32, steps: &[Probe], options: &EngineOptions) -> Result<Observation, EngineError> {
     let mut engine = Engine::new(options.clone())?;
     let mut observed = Vec::new();
-    for _ in 0..cycles {
-        // As Letta's `/reload` of an unchanged file: the same module instance, `activate` again.
-        engine.new_generation()?;
+    for cycle in 0..cycles {
+        // As Letta's `/reload` of an unchanged file: the same module instance, `activate` again,
+        // in the same process (its environment, working directory and files).
+        if cycle == 0 {
+            engine.new_generation()?;
+        } else {
+            engine.reload_generation()?;
+        }
         let loaded = engine.reload(candidate)?.loaded;
         let steps = run_steps(&mut engine, steps)?;
         let snapshot = engine.snapshot()?;
