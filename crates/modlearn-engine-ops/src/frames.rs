@@ -42,33 +42,39 @@ pub(crate) fn runtime_of(scope: &mut v8::PinScope) -> Option<Runtime> {
 /// A QuickJS runtime, valid for the op that found it.
 pub(crate) struct Runtime(*mut c_void);
 
-/// What a walk saw: how many bytecode frames, and whether one was from a file `wanted` accepts.
+/// What a walk saw: how many bytecode frames, whether one was from a file `wanted` accepts,
+/// and whether the outermost one is a function `outermost` accepts.
 pub(crate) struct Walk {
     pub frames: usize,
     pub found: bool,
+    pub outermost: bool,
 }
 
 struct Visit<'a> {
     wanted: &'a dyn Fn(&[u8]) -> bool,
+    outermost: &'a dyn Fn(&[u8], &[u8]) -> bool,
     walk: Walk,
 }
 
-/// Every bytecode frame of the runtime's stack, innermost first, by its function's file name.
-pub(crate) fn visit(runtime: Runtime, wanted: impl Fn(&[u8]) -> bool) -> Walk {
-    let mut visit = Visit { wanted: &wanted, walk: Walk { frames: 0, found: false } };
+/// Every bytecode frame of the runtime's stack, innermost first, by its function's file name
+/// (and the outermost by its file and function name too).
+pub(crate) fn visit(runtime: Runtime, wanted: impl Fn(&[u8]) -> bool, outermost: impl Fn(&[u8], &[u8]) -> bool) -> Walk {
+    let mut visit = Visit { wanted: &wanted, outermost: &outermost, walk: Walk { frames: 0, found: false, outermost: false } };
     // SAFETY: the visitor only reads the strings it is handed, during the call.
     unsafe { JS_VisitStackFrames(runtime.0, Some(visit_frame), (&mut visit as *mut Visit).cast()) };
     visit.walk
 }
 
-unsafe extern "C" fn visit_frame(opaque: *mut c_void, _function: *const c_char, file: *const c_char, _line: c_int, _column: c_int) {
+unsafe extern "C" fn visit_frame(opaque: *mut c_void, function: *const c_char, file: *const c_char, _line: c_int, _column: c_int) {
     // SAFETY: `opaque` is the Visit `visit` passed in, alive for the walk.
     let visit = unsafe { &mut *opaque.cast::<Visit>() };
     visit.walk.frames += 1;
-    if visit.walk.found || file.is_null() {
-        return;
+    // SAFETY: QuickJS hands NUL-terminated names ("" when there is none).
+    let text = |name: *const c_char| if name.is_null() { &b""[..] } else { unsafe { CStr::from_ptr(name) }.to_bytes() };
+    let (file, function) = (text(file), text(function));
+    // Any frame may be the outermost: the last one visited is.
+    visit.walk.outermost = (visit.outermost)(file, function);
+    if !visit.walk.found {
+        visit.walk.found = (visit.wanted)(file);
     }
-    // SAFETY: QuickJS hands a NUL-terminated name ("" when the function has none).
-    let name = unsafe { CStr::from_ptr(file) }.to_bytes();
-    visit.walk.found = (visit.wanted)(name);
 }

@@ -34,16 +34,41 @@ pub fn native_frame_walk(scope: &mut v8::PinScope) -> bool {
     frames::runtime_of(scope).is_some()
 }
 
-/// Whether a frame of the candidate's code (its module, or code it evaluated) is on the stack.
-/// A stack with no frame at all counts as one with such a frame: the host's own hook is on it
-/// whenever it asks, so none means the engine could not walk it.
+/// Where the host's functions a mod can hand the engine to call live: the tracking `Promise`
+/// constructor (js/lifecycle.js), the statics it wraps (js/promise-statics.js, a module of
+/// nothing else), and the modules that implement the APIs mods import or are handed (Node's
+/// built-ins and the vendored EventEmitter they are built on, the web platform, the dialects'
+/// packages; not the vendored Cordis runtime, whose own reactions run as jobs).
+const TRACKING_CONSTRUCTOR: (&str, &str) = ("modlearn-host:///lifecycle.js", "Promise");
+const API_MODULES: [&str; 6] = [
+    "modlearn-host:///promise-statics.js",
+    "modlearn-host:///node/",
+    "modlearn-host:///vendor/events.js",
+    "modlearn-host:///web/",
+    "modlearn-host:///pi/packages/",
+    "modlearn-host:///dsh/packages/",
+];
+
+/// Whether a frame of the candidate's code (its module, or code it evaluated) is on the stack,
+/// or the stack begins at one of the host's functions a mod can hand the engine to call. The
+/// host's own code reaches those through frames of its dispatch, so with no host frame beneath
+/// one, the engine called it directly: as a reaction (`.then(events.once.bind(null, bus, "x"))`,
+/// `.then(Reflect.construct.bind(null, Promise, [...]))`) or another callback the mod handed
+/// in, which makes what it does the mod's, as it is when the mod calls it itself. A stack with
+/// no frame at all counts as the mod's too: the host's own hook is on it whenever it asks, so
+/// none means it was not walked.
 #[op2(fast)]
 fn op_mod_frame_on_stack(scope: &mut v8::PinScope) -> bool {
     if let Some(runtime) = frames::runtime_of(scope) {
-        let walk = frames::visit(runtime, is_candidate_file);
-        return walk.frames == 0 || walk.found;
+        let walk = frames::visit(runtime, is_candidate_file, is_mod_entry);
+        return walk.frames == 0 || walk.found || walk.outermost;
     }
     formatted_frame_on_stack(scope)
+}
+
+fn is_mod_entry(file: &[u8], function: &[u8]) -> bool {
+    API_MODULES.iter().any(|module| file.starts_with(module.as_bytes()))
+        || (file == TRACKING_CONSTRUCTOR.0.as_bytes() && function == TRACKING_CONSTRUCTOR.1.as_bytes())
 }
 
 /// The fallback: the stack as the sandbox's formatter writes it for the host (host modules
@@ -84,7 +109,7 @@ fn is_mod_script(name: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::{is_candidate_file, is_mod_script};
+    use super::{is_candidate_file, is_mod_entry, is_mod_script};
 
     #[test]
     fn backend_scripts_are_not_the_candidates() {
@@ -104,6 +129,17 @@ mod tests {
         assert!(is_candidate_file(b"<input>"));
         assert!(!is_candidate_file(b"<dynimport-chain>"));
         assert!(!is_candidate_file(b""));
+    }
+
+    #[test]
+    fn entries_are_the_tracking_constructor_and_the_api_modules() {
+        assert!(is_mod_entry(b"modlearn-host:///lifecycle.js", b"Promise"));
+        assert!(is_mod_entry(b"modlearn-host:///promise-statics.js", b""));
+        assert!(is_mod_entry(b"modlearn-host:///node/util.js", b"promisified"));
+        assert!(is_mod_entry(b"modlearn-host:///vendor/events.js", b"once"));
+        assert!(!is_mod_entry(b"modlearn-host:///lifecycle.js", b"step"));
+        assert!(!is_mod_entry(b"modlearn-host:///operations.js", b""));
+        assert!(!is_mod_entry(b"file:///home/user/.letta/mods/mod.js", b"Promise"));
     }
 }
 

@@ -21,6 +21,7 @@ import { eventCounts } from "./registry.js";
 import { strandedSubscriptions } from "./pi/session.js";
 import { isAborted, signalOf } from "./abort.js";
 import { machineChanges } from "./world.js";
+import { trackedStatic } from "./promise-statics.js";
 
 /**
  * The global object, taken while the host starts: `globalThis` is a global
@@ -134,7 +135,7 @@ export function installPromiseTracking(global, currentOwner, fromModCode) {
   for (const key of Reflect.ownKeys(RealPromise)) {
     if (key === "prototype" || key === "length" || key === "name" || key === Symbol.species) continue;
     const descriptor = Object.getOwnPropertyDescriptor(RealPromise, key);
-    if (typeof descriptor.value === "function") descriptor.value = trackedStatic(descriptor.value, RealPromise, modOwner);
+    if (typeof descriptor.value === "function") descriptor.value = trackedStatic(descriptor.value, recordStatic(RealPromise, modOwner));
     Object.defineProperty(Promise, key, descriptor);
   }
   Object.defineProperty(Promise, Symbol.species, { get: () => Promise, configurable: true });
@@ -179,24 +180,19 @@ export const enginePromiseHook = {
   },
 };
 
-/** A static of Promise that records the promise it makes (`withResolvers`' too) for mod code. */
-function trackedStatic(method, RealPromise, modOwner) {
-  const wrapped = {
-    [method.name](...args) {
-      // Through the tracking constructor, which leaves the engine's executor alone: the
-      // promise is recorded here, once, and Promise.resolve(p) is p itself, as in Bun.
-      const result = Reflect.apply(method, this, args);
-      const promise = method.name === "withResolvers" ? result?.promise : result;
-      // A constructor of the mod's may answer a proxy, which the engine cannot ask for a state.
-      if (typeof promise === "object" && promise !== null && !isProxy(promise) && promise instanceof RealPromise && promiseState(promise) === 0) {
-        const owner = modOwner();
-        if (owner !== null) track(promise, owner);
-      }
-      return result;
-    },
-  }[method.name];
-  Object.defineProperty(wrapped, "length", { value: method.length });
-  return wrapped;
+/**
+ * Records a promise a static of Promise made (`withResolvers`' too), for mod code: through the
+ * tracking constructor, which leaves the engine's executor alone, it is recorded here, once,
+ * and Promise.resolve(p) is p itself, as in Bun.
+ */
+function recordStatic(RealPromise, modOwner) {
+  return (promise) => {
+    // A constructor of the mod's may answer a proxy, which the engine cannot ask for a state.
+    if (typeof promise === "object" && promise !== null && !isProxy(promise) && promise instanceof RealPromise && promiseState(promise) === 0) {
+      const owner = modOwner();
+      if (owner !== null) track(promise, owner);
+    }
+  };
 }
 
 /** The global object's own properties when the host finished setting up (`baselineOf`). */

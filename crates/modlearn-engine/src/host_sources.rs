@@ -51,6 +51,7 @@ host_sources!(
     "pi/packages/coding-agent.js",
     "pi/packages/typebox.js",
     "platform.js",
+    "promise-statics.js",
     "providers.js",
     "registry.js",
     "require.js",

@@ -2,8 +2,42 @@
 // async iterator added (the package predates it).
 
 import events from "../vendor/events.js";
+import { callMod } from "../platform.js";
 
 const EventEmitter = events.EventEmitter ?? events;
+
+// Listeners run through callMod, as every call of the host's into mod code does: the vendored
+// emit and once-wrapper call them from a frame of the host's, where a bound native or `eval`
+// handed in as a listener would run (and name the code it compiles) as the host.
+const vendorEmit = EventEmitter.prototype.emit;
+EventEmitter.prototype.emit = function emit(type, ...args) {
+  const registered = this._events;
+  const handler = registered === undefined ? undefined : registered[type];
+  // An unhandled "error" throws as the vendored emit does.
+  if (handler === undefined) return type === "error" ? Reflect.apply(vendorEmit, this, [type, ...args]) : false;
+  if (typeof handler === "function") callMod(handler, this, args);
+  else for (const listener of [...handler]) callMod(listener, this, args);
+  return true;
+};
+
+function onceListener(emitter, type, listener) {
+  if (typeof listener !== "function") throw new TypeError(`The "listener" argument must be of type Function. Received type ${typeof listener}`);
+  let fired = false;
+  function wrapped(...args) {
+    if (fired) return undefined;
+    fired = true;
+    emitter.removeListener(type, wrapped);
+    return callMod(listener, emitter, args);
+  }
+  wrapped.listener = listener;
+  return wrapped;
+}
+EventEmitter.prototype.once = function once(type, listener) {
+  return this.on(type, onceListener(this, type, listener));
+};
+EventEmitter.prototype.prependOnceListener = function prependOnceListener(type, listener) {
+  return this.prependListener(type, onceListener(this, type, listener));
+};
 
 function on(emitter, event, options = {}) {
   const queue = [];

@@ -6,6 +6,7 @@ import inspectModule from "../vendor/inspect.js";
 import { TextDecoder, TextEncoder } from "../web/encoding.js";
 import types from "./util-types.js";
 import { deepEqual } from "./deep-equal.js";
+import { callMod } from "../platform.js";
 
 export const { inspect, format, formatWithOptions, stripVTControlCharacters } = inspectModule;
 
@@ -21,10 +22,10 @@ export function promisify(original) {
   if (typeof custom === "function") return custom;
   function promisified(...args) {
     return new Promise((resolve, reject) => {
-      original.call(this, ...args, (error, ...values) => {
+      callMod(original, this, [...args, (error, ...values) => {
         if (error) reject(error);
         else resolve(values[0]);
-      });
+      }]);
     });
   }
   Object.setPrototypeOf(promisified, Object.getPrototypeOf(original));
@@ -36,11 +37,11 @@ promisify.custom = kCustomPromisify;
 export function callbackify(original) {
   return function callbackified(...args) {
     const callback = args.pop();
-    original.apply(this, args).then(
-      (value) => queueMicrotask(() => callback(null, value)),
+    callMod(original, this, args).then(
+      (value) => queueMicrotask(() => callMod(callback, undefined, [null, value])),
       (reason) => {
         const error = reason || Object.assign(new Error("Promise was rejected with a falsy value"), { reason, code: "ERR_FALSY_VALUE_REJECTION" });
-        queueMicrotask(() => callback(error));
+        queueMicrotask(() => callMod(callback, undefined, [error]));
       },
     );
   };
@@ -59,7 +60,7 @@ export function deprecate(fn, message, code) {
       warned.add(key);
       console.warn(`[${code ?? "DEP0000"}] DeprecationWarning: ${message}`);
     }
-    return new.target ? Reflect.construct(fn, args, new.target) : fn.apply(this, args);
+    return new.target ? Reflect.construct(fn, args, new.target) : callMod(fn, this, args);
   };
 }
 
