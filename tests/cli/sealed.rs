@@ -132,6 +132,8 @@ const ATTACKS: &[(&str, &str, &str, Option<&str>)] = &[
     ("process-env-growth.ts", "specs/lifecycle.json", "candidates/lifecycle/good-notes.ts", None),
     ("process-listener-growth.ts", "specs/lifecycle.json", "candidates/lifecycle/good-notes.ts", None),
     ("cwd-growth.ts", "specs/lifecycle.json", "candidates/lifecycle/good-notes.ts", None),
+    ("file-growth.ts", "specs/lifecycle.json", "candidates/lifecycle/good-notes.ts", None),
+    ("env-proxy-target-growth.ts", "specs/lifecycle.json", "candidates/lifecycle/good-notes.ts", None),
     // Promises the engine makes itself, seen through its promise hook.
     ("hides-promise-in-thenable.js", "specs/turn-reminder.json", "candidates/turn-reminder/good-push-disposer.js", None),
     ("hides-promise-self-await.js", "specs/turn-reminder.json", "candidates/turn-reminder/good-push-disposer.js", None),

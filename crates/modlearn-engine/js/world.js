@@ -146,11 +146,18 @@ export function seedWorld(seed = {}) {
   }));
   world.defaultOutput = seed.defaultOutput ?? null;
   world.dialogs = Array.isArray(seed.dialogs) ? seed.dialogs.map((rule) => ({ ...rule })) : null;
-  seeded = { env: envWeight(world.env), cwd: world.cwd };
+  seeded = { env: envWeight(world.env), cwd: world.cwd, files: filesWeight() };
+}
+
+/** How much the file system holds: its entries and the bytes of its files. */
+function filesWeight() {
+  let weight = 0;
+  for (const node of world.nodes.values()) weight += 1 + (node.kind === "file" ? (node.data?.length ?? 0) : 0);
+  return weight;
 }
 
 /** The environment and working directory as seeded (`machineChanges` weighs against them). */
-let seeded = { env: 0, cwd: "/" };
+let seeded = { env: 0, cwd: "/", files: 0 };
 
 /** How much an environment holds: its variables and the characters of their names and values. */
 function envWeight(env) {
@@ -160,8 +167,9 @@ function envWeight(env) {
 }
 
 /**
- * What mods changed of the virtual process since it was seeded, as lifecycle.js summarises a
- * changed global (name, type, size): its environment, working directory and listeners. A
+ * What mods changed of the virtual machine since it was seeded, as lifecycle.js summarises a
+ * changed global (name, type, size): the process's environment, working directory and
+ * listeners, and the files (entries and bytes). A
  * reload keeps them (as Letta's `/reload` runs in the same process), so state a mod adds there
  * on every load grows from one reload to the next.
  */
@@ -170,6 +178,8 @@ export function machineChanges() {
   const env = envWeight(world.env);
   if (env !== seeded.env) changes.push({ name: "process.env", type: "object", size: env });
   if (world.cwd !== seeded.cwd) changes.push({ name: "process.cwd()", type: "string", size: world.cwd.length });
+  const files = filesWeight();
+  if (files !== seeded.files) changes.push({ name: "the file system", type: "object", size: files });
   const listeners = deferred.processListeners();
   if (listeners > 0) changes.push({ name: "process listeners", type: "array", size: listeners });
   return changes;

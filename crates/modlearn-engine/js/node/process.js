@@ -27,8 +27,10 @@ function off(event, listener) {
   return process;
 }
 
-// Reads of `process.env.X` are effects; enumerating is too (once per call).
-const env = new Proxy(world.env, {
+// Reads of `process.env.X` are effects; enumerating is too (once per call). The variables live
+// in `world.env`, which each seed replaces: the proxy's own target stays empty and fixed, so
+// nothing a mod defines or hangs on it outlives the machine unweighed.
+const env = new Proxy({}, {
   get(target, name) {
     // JSON.stringify asks for toJSON first: not a variable read.
     if (typeof name !== "string" || name === "toJSON") return undefined;
@@ -58,6 +60,13 @@ const env = new Proxy(world.env, {
     if (!Object.hasOwn(world.env, name)) return undefined;
     return { value: world.env[name], writable: true, enumerable: true, configurable: true };
   },
+  defineProperty(_target, name, descriptor) {
+    if ("get" in descriptor || "set" in descriptor) throw new TypeError("'process.env' does not accept an accessor(getter/setter) descriptor");
+    if (typeof name === "string") world.env[name] = String(descriptor.value);
+    return true;
+  },
+  setPrototypeOf: () => false,
+  preventExtensions: () => false,
 });
 
 function hrtime(previous) {

@@ -95,11 +95,11 @@ fn observation_name(observation: &Observation) -> String {
 fn global_growth(first: &[GlobalState], later: &[GlobalState], k: usize) -> Vec<String> {
     let mut found = Vec::new();
     for global in later {
+        let subject = subject(&global.name);
         match first.iter().find(|g| g.name == global.name) {
-            None => found.push(format!("globalThis.{} appeared ({})", global.name, global.kind)),
+            None => found.push(format!("{subject} appeared ({})", global.kind)),
             Some(before) if before.kind != global.kind || before.size != global.size => found.push(format!(
-                "globalThis.{} is {} {} in cycle 1, {} {} in cycle {k}",
-                global.name,
+                "{subject} is {} {} in cycle 1, {} {} in cycle {k}",
                 before.kind,
                 size(before.size),
                 global.kind,
@@ -110,10 +110,16 @@ fn global_growth(first: &[GlobalState], later: &[GlobalState], k: usize) -> Vec<
     }
     for global in first {
         if !later.iter().any(|g| g.name == global.name) {
-            found.push(format!("globalThis.{} disappeared", global.name));
+            found.push(format!("{} disappeared", subject(&global.name)));
         }
     }
     found
+}
+
+/// A global as the sentence names it; what the engine reports of the virtual machine
+/// (`process listeners`, `the file system`) has a space in its name and reads as it is.
+fn subject(name: &str) -> String {
+    if name.contains(' ') { name.to_owned() } else { format!("globalThis.{name}") }
 }
 
 fn size(size: f64) -> String {
