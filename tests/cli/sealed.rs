@@ -134,6 +134,9 @@ const ATTACKS: &[(&str, &str, &str, Option<&str>)] = &[
     ("cwd-growth.ts", "specs/lifecycle.json", "candidates/lifecycle/good-notes.ts", None),
     ("file-growth.ts", "specs/lifecycle.json", "candidates/lifecycle/good-notes.ts", None),
     ("env-proxy-target-growth.ts", "specs/lifecycle.json", "candidates/lifecycle/good-notes.ts", None),
+    ("file-name-growth.ts", "specs/lifecycle.json", "candidates/lifecycle/good-notes.ts", None),
+    ("console-label-growth.ts", "specs/lifecycle.json", "candidates/lifecycle/good-notes.ts", None),
+    ("accessor-setting-growth.ts", "specs/lifecycle.json", "candidates/lifecycle/good-notes.ts", None),
     // Promises the engine makes itself, seen through its promise hook.
     ("hides-promise-in-thenable.js", "specs/turn-reminder.json", "candidates/turn-reminder/good-push-disposer.js", None),
     ("hides-promise-self-await.js", "specs/turn-reminder.json", "candidates/turn-reminder/good-push-disposer.js", None),
@@ -151,6 +154,7 @@ const ATTACKS: &[(&str, &str, &str, Option<&str>)] = &[
     ("reaction-promisify.js", "specs/turn-reminder.json", "candidates/turn-reminder/good-push-disposer.js", None),
     ("host-named-function.js", "specs/turn-reminder.json", "candidates/turn-reminder/good-push-disposer.js", None),
     ("reaction-emit-eval.js", "specs/turn-reminder.json", "candidates/turn-reminder/good-push-disposer.js", None),
+    ("client-proxy-reaction.js", "specs/turn-reminder.json", "candidates/turn-reminder/good-push-disposer.js", None),
     ("hides-promise-in-host-named-eval.js", "specs/turn-reminder.json", "candidates/turn-reminder/good-push-disposer.js", None),
     ("hides-mod-in-host-named-eval.js", "specs/turn-reminder.json", "candidates/turn-reminder/good-push-disposer.js", None),
     ("hides-timer-in-refresh.js", "specs/turn-reminder.json", "candidates/turn-reminder/good-push-disposer.js", None),
@@ -193,6 +197,24 @@ fn no_hostile_candidate_takes_the_run_down_or_passes() {
             assert!(faults(hostile).iter().any(|f| f == fault), "{attack}: no {fault} diagnostic in {:?}", faults(hostile));
         }
         eprintln!("{attack}: {:.1} s, hostile {}/{}", elapsed.as_secs_f64(), hostile["score"], hostile["maxScore"]);
+    }
+}
+
+/// Good mods that use what the judge watches, as Node and Bun let them: each must score in full.
+const FAIR: &[(&str, &str)] = &[
+    ("abort-signal-timeout.ts", "specs/lifecycle.json"),
+    ("events-once-signal.ts", "specs/lifecycle.json"),
+    ("promisify-set-timeout.ts", "specs/lifecycle.json"),
+];
+
+#[test]
+fn fair_mods_that_use_what_the_judge_watches_pass() {
+    let context = TestContext::new();
+    for (fair, spec) in FAIR {
+        let path = format!("tests/cli/fixtures/fair/{fair}");
+        let (code, report, _) = eval(&context, fair, spec, &[&path]);
+        let attempt = &report["attempts"][0];
+        assert_eq!((code, &attempt["score"]), (0, &attempt["maxScore"]), "{fair} does not pass {spec}: {attempt}");
     }
 }
 

@@ -35,13 +35,16 @@ pub fn native_frame_walk(scope: &mut v8::PinScope) -> bool {
 }
 
 /// Where the host's functions a mod can hand the engine to call live: the tracking `Promise`
-/// constructor (js/lifecycle.js), the statics it wraps (js/promise-statics.js, a module of
-/// nothing else), and the modules that implement the APIs mods import or are handed (Node's
-/// built-ins and the vendored EventEmitter they are built on, the web platform, the dialects'
-/// packages; not the vendored Cordis runtime, whose own reactions run as jobs).
-const TRACKING_CONSTRUCTOR: (&str, &str) = ("modlearn-host:///lifecycle.js", "Promise");
-const API_MODULES: [&str; 6] = [
+/// constructor (js/lifecycle.js) and the engine's promise hook (js/host.js: outermost, it means
+/// the engine called an async function from no frame at all), the statics it wraps (js/promise-statics.js, a module of
+/// nothing else), and the modules that implement the APIs mods import or are handed (the letta
+/// handle, Node's built-ins and the vendored EventEmitter they are built on, the web platform,
+/// the dialects' packages; not the vendored Cordis runtime, whose own reactions run as jobs).
+const TRACKING_FUNCTIONS: [(&str, &str); 2] =
+    [("modlearn-host:///lifecycle.js", "Promise"), ("modlearn-host:///host.js", "enginePromiseInit")];
+const API_MODULES: [&str; 7] = [
     "modlearn-host:///promise-statics.js",
+    "modlearn-host:///letta.js",
     "modlearn-host:///node/",
     "modlearn-host:///vendor/events.js",
     "modlearn-host:///web/",
@@ -68,7 +71,7 @@ fn op_mod_frame_on_stack(scope: &mut v8::PinScope) -> bool {
 
 fn is_mod_entry(file: &[u8], function: &[u8]) -> bool {
     API_MODULES.iter().any(|module| file.starts_with(module.as_bytes()))
-        || (file == TRACKING_CONSTRUCTOR.0.as_bytes() && function == TRACKING_CONSTRUCTOR.1.as_bytes())
+        || TRACKING_FUNCTIONS.iter().any(|(module, name)| file == module.as_bytes() && function == name.as_bytes())
 }
 
 /// The fallback: the stack as the sandbox's formatter writes it for the host (host modules

@@ -18,6 +18,14 @@ export const abortHooks = { onListenerError: (_error, _reason) => {} };
 let readAborted = (_signal) => false;
 let readSignal = (_controller) => null;
 
+/** Node's AbortError for an API that gave up because `signal` was aborted. */
+export function apiAbortError(signal) {
+  const error = new Error("The operation was aborted", { cause: signal.reason });
+  error.name = "AbortError";
+  error.code = "ABORT_ERR";
+  return error;
+}
+
 /** Whether `signal` is aborted, whatever its prototype says; false for anything not a signal. */
 export function isAborted(signal) {
   return readAborted(signal);

@@ -359,7 +359,11 @@ const host = new Host();
 // readStackForHost's formatting serve its fallback (the stack as prepareStackTrace writes it).
 const { op_mod_frame_on_stack: modFrameOnStack } = core.ops;
 installPromiseTracking(globalThis, () => host.lastOwner, () => withHostStackLimit(() => readStackForHost(modFrameOnStack)));
-core.setPromiseHooks((promise, parent) => enginePromiseHook.init(promise, parent));
+// Named, so the stack walk knows it: a promise the engine makes with this hook as the outermost
+// frame was made from no frame at all, an async function the engine itself called (a reaction).
+core.setPromiseHooks(function enginePromiseInit(promise, parent) {
+  enginePromiseHook.init(promise, parent);
+});
 // The Rust side calls `seal` once the host is booted (see Host.seal).
 // A throwing letta.signal listener must not break the abort (and the dispose) it runs in.
 abortHooks.onListenerError = (error, reason) =>

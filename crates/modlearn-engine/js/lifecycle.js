@@ -14,7 +14,7 @@
 // should resolve), so a mod whose async loop outlives dispose shows up as the
 // promise it is waiting on.
 
-import { clock, pendingTimers, advanceClock, seedRandom } from "./platform.js";
+import { clock, hostSettings, pendingTimers, advanceClock, seedRandom } from "./platform.js";
 import { EVENT_CAPABILITY } from "./capabilities.js";
 import { cloneCapabilities } from "./capabilities.js";
 import { eventCounts } from "./registry.js";
@@ -413,18 +413,25 @@ function changedKeys(object, baseline, prefix) {
 
 /**
  * Globals the mod added or changed (and keys it added or changed on shared host objects),
- * each with a size summary, with `machine`: what mods changed of the virtual process.
+ * each with a size summary, with the host settings mods changed (platform.js `watchSetting`)
+ * and `machine`: what mods changed of the virtual machine.
  */
 export function modGlobals(global, machine = []) {
   const changed = [...changedKeys(global, baselineGlobals ?? new Map(), ""), ...machine];
+  for (const { name, read, baseline } of hostSettings) {
+    const value = read();
+    if (!Object.is(value, baseline)) changed.push({ name, ...summarize(value) });
+  }
   for (const [name, { object, baseline }] of sharedObjects) changed.push(...changedKeys(object, baseline, `${name}.`));
   return changed.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 }
 
 /** Timers of mods still scheduled (any generation), oldest first. */
 export function modTimers() {
+  // A host timer made for a mod (AbortSignal.timeout's) is none the mod can clear, and keeps
+  // nothing alive in Node or Bun: not a leak.
   return pendingTimers()
-    .filter((timer) => timer.owner !== null && timer.owner !== undefined)
+    .filter((timer) => timer.owner !== null && timer.owner !== undefined && !timer.host)
     .sort((a, b) => a.seq - b.seq)
     .map((timer) => ({
       kind: timer.interval === null ? "timeout" : "interval",

@@ -184,6 +184,19 @@ export function advanceClock() {
   return true;
 }
 
+/**
+ * Host settings a mod can change that live in closures behind accessors
+ * (`Error.stackTraceLimit`, `EventEmitter.defaultMaxListeners`), each with the host's own reader
+ * (no mod code, no effect) and its value when watched: lifecycle.js lists one a mod changed as it
+ * lists a changed global, so one bumped on every load grows from one reload to the next.
+ */
+export const hostSettings = [];
+
+/** Watches the setting `name`, read by `read`. */
+export function watchSetting(name, read) {
+  hostSettings.push({ name, read, baseline: read() });
+}
+
 /** The script the host calls a mod's functions from (`callMod`); see `installCallMod`. */
 const MOD_CALL_SCRIPT = "modlearn-callback:///call.js";
 
@@ -302,6 +315,9 @@ function makeConsole() {
   // console.table must not fail where Bun prints a line.
   const timers = new Map();
   const counts = new Map();
+  // Labels left timing or counted outlive a reload, as the console does: weighed as a setting.
+  const weight = (labels) => [...labels.keys()].reduce((total, label) => total + 1 + String(label).length, 0);
+  watchSetting("console.time and console.count labels", () => weight(timers) + weight(counts));
   const elapsed = (label) => `[${(clock.now - timers.get(label)).toFixed(2)}ms] ${label}`;
   return {
     log,
@@ -525,6 +541,10 @@ export function installSandbox(global) {
   global.clearTimeout = clearModTimer;
   global.clearInterval = clearModTimer;
   global.setImmediate = (fn, ...args) => addTimer(fn, 0, args, false);
+  // util.promisify(setTimeout) and (setImmediate) as in Node and Bun: their promise forms.
+  const promisifyCustom = Symbol.for("nodejs.util.promisify.custom");
+  global.setTimeout[promisifyCustom] = (delay, value) => new Promise((resolve) => global.setTimeout(resolve, delay, value));
+  global.setImmediate[promisifyCustom] = (value) => new Promise((resolve) => global.setImmediate(resolve, value));
   global.clearImmediate = clearModTimer;
   delete global.Deno;
   delete global.__bootstrap;

@@ -4,7 +4,7 @@
 // referrer), and replace what would let a mod read the host's clock or
 // block its thread for good.
 
-import { clock, HostAccessError } from "./platform.js";
+import { clock, HostAccessError, watchSetting } from "./platform.js";
 import { performance } from "./web/install.js";
 import { DataCloneError } from "./clone.js";
 
@@ -206,6 +206,7 @@ function lockStackTraces(global) {
   const limit = Object.getOwnPropertyDescriptor(ErrorConstructor, "stackTraceLimit");
   if (limit && typeof limit.get === "function" && typeof limit.set === "function") {
     nativeStackLimit = { get: limit.get, set: limit.set, owner: ErrorConstructor };
+    watchSetting("Error.stackTraceLimit", () => limit.get.call(ErrorConstructor));
     Object.defineProperty(ErrorConstructor, "stackTraceLimit", {
       configurable: false,
       enumerable: limit.enumerable,

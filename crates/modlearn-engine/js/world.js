@@ -149,10 +149,10 @@ export function seedWorld(seed = {}) {
   seeded = { env: envWeight(world.env), cwd: world.cwd, files: filesWeight() };
 }
 
-/** How much the file system holds: its entries and the bytes of its files. */
+/** How much the file system holds: its entries, their paths' characters and the files' bytes. */
 function filesWeight() {
   let weight = 0;
-  for (const node of world.nodes.values()) weight += 1 + (node.kind === "file" ? (node.data?.length ?? 0) : 0);
+  for (const [path, node] of world.nodes) weight += 1 + path.length + (node.kind === "file" ? (node.data?.length ?? 0) : 0);
   return weight;
 }
 

@@ -2,9 +2,13 @@
 // async iterator added (the package predates it).
 
 import events from "../vendor/events.js";
-import { callMod } from "../platform.js";
+import { apiAbortError } from "../abort.js";
+import { callMod, watchSetting } from "../platform.js";
 
 const EventEmitter = events.EventEmitter ?? events;
+
+const readDefaultMaxListeners = Object.getOwnPropertyDescriptor(EventEmitter, "defaultMaxListeners").get;
+watchSetting("EventEmitter.defaultMaxListeners (node:events)", () => Reflect.apply(readDefaultMaxListeners, EventEmitter, []));
 
 // Listeners run through callMod, as every call of the host's into mod code does: the vendored
 // emit and once-wrapper call them from a frame of the host's, where a bound native or `eval`
@@ -87,6 +91,47 @@ function on(emitter, event, options = {}) {
   };
 }
 
+
+/**
+ * `events.once(emitter, name, { signal })` as Node has it: the vendored one ignores `signal`,
+ * so a mod that waits for an event until it is disposed would wait (and leak) for ever.
+ */
+function once(emitter, name, options = {}) {
+  const signal = options?.signal;
+  if (signal?.aborted) return Promise.reject(apiAbortError(signal));
+  return new Promise((resolve, reject) => {
+    const listen = (event, listener) =>
+      typeof emitter.on === "function" ? emitter.on(event, listener) : emitter.addEventListener(event, listener);
+    const unlisten = (event, listener) =>
+      typeof emitter.removeListener === "function" ? emitter.removeListener(event, listener) : emitter.removeEventListener?.(event, listener);
+    if (typeof emitter.on !== "function" && typeof emitter.addEventListener !== "function") {
+      throw new TypeError(`The "emitter" argument must be an instance of EventEmitter or EventTarget. Received type ${typeof emitter}`);
+    }
+    const withErrors = name !== "error" && typeof emitter.on === "function";
+    const settle = () => {
+      unlisten(name, resolver);
+      if (withErrors) unlisten("error", errorListener);
+      signal?.removeEventListener?.("abort", abort);
+    };
+    const resolver = (...args) => {
+      settle();
+      resolve(args);
+    };
+    const errorListener = (error) => {
+      settle();
+      reject(error);
+    };
+    const abort = () => {
+      settle();
+      reject(apiAbortError(signal));
+    };
+    listen(name, resolver);
+    if (withErrors) listen("error", errorListener);
+    signal?.addEventListener?.("abort", abort, { once: true });
+  });
+}
+
+events.once = once;
 if (typeof events.on !== "function") events.on = on;
 events.errorMonitor ??= Symbol("events.errorMonitor");
 events.setMaxListeners ??= (n, ...targets) => {
@@ -95,6 +140,6 @@ events.setMaxListeners ??= (n, ...targets) => {
 events.getEventListeners ??= (emitter, name) => (typeof emitter.listeners === "function" ? emitter.listeners(name) : []);
 
 export default events;
-export { EventEmitter, on };
-export const { once, errorMonitor, setMaxListeners, getEventListeners } = events;
+export { EventEmitter, on, once };
+export const { errorMonitor, setMaxListeners, getEventListeners } = events;
 export const defaultMaxListeners = 10;

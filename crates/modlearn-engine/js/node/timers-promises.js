@@ -1,20 +1,14 @@
 // node:timers/promises on the virtual clock: a sleep resolves when virtual
 // time reaches it, so a mod that waits five minutes costs nothing.
-
-function abortError(signal) {
-  const error = new Error("The operation was aborted", { cause: signal.reason });
-  error.name = "AbortError";
-  error.code = "ABORT_ERR";
-  return error;
-}
+import { apiAbortError } from "../abort.js";
 
 function wait(schedule, clear, delay, value, options = {}) {
   const signal = options?.signal;
-  if (signal?.aborted) return Promise.reject(abortError(signal));
+  if (signal?.aborted) return Promise.reject(apiAbortError(signal));
   return new Promise((resolve, reject) => {
     const onAbort = () => {
       clear(id);
-      reject(abortError(signal));
+      reject(apiAbortError(signal));
     };
     const id = schedule(() => {
       signal?.removeEventListener?.("abort", onAbort);
@@ -43,7 +37,7 @@ export function setImmediate(value, options) {
 export async function* setInterval(delay, value, options = {}) {
   const signal = options?.signal;
   while (true) {
-    if (signal?.aborted) throw abortError(signal);
+    if (signal?.aborted) throw apiAbortError(signal);
     await setTimeout(delay, undefined, options);
     yield value;
   }
