@@ -132,11 +132,10 @@ const ATTACKS: &[(&str, &str, &str, Option<&str>)] = &[
     ("process-env-growth.ts", "specs/lifecycle.json", "candidates/lifecycle/good-notes.ts", None),
     ("process-listener-growth.ts", "specs/lifecycle.json", "candidates/lifecycle/good-notes.ts", None),
     ("cwd-growth.ts", "specs/lifecycle.json", "candidates/lifecycle/good-notes.ts", None),
-    ("file-growth.ts", "specs/lifecycle.json", "candidates/lifecycle/good-notes.ts", None),
     ("env-proxy-target-growth.ts", "specs/lifecycle.json", "candidates/lifecycle/good-notes.ts", None),
-    ("file-name-growth.ts", "specs/lifecycle.json", "candidates/lifecycle/good-notes.ts", None),
     ("console-label-growth.ts", "specs/lifecycle.json", "candidates/lifecycle/good-notes.ts", None),
     ("accessor-setting-growth.ts", "specs/lifecycle.json", "candidates/lifecycle/good-notes.ts", None),
+    ("process-config-growth.ts", "specs/lifecycle.json", "candidates/lifecycle/good-notes.ts", None),
     // Promises the engine makes itself, seen through its promise hook.
     ("hides-promise-in-thenable.js", "specs/turn-reminder.json", "candidates/turn-reminder/good-push-disposer.js", None),
     ("hides-promise-self-await.js", "specs/turn-reminder.json", "candidates/turn-reminder/good-push-disposer.js", None),
@@ -155,6 +154,7 @@ const ATTACKS: &[(&str, &str, &str, Option<&str>)] = &[
     ("host-named-function.js", "specs/turn-reminder.json", "candidates/turn-reminder/good-push-disposer.js", None),
     ("reaction-emit-eval.js", "specs/turn-reminder.json", "candidates/turn-reminder/good-push-disposer.js", None),
     ("client-proxy-reaction.js", "specs/turn-reminder.json", "candidates/turn-reminder/good-push-disposer.js", None),
+    ("abort-timeout-heartbeat.js", "specs/turn-reminder.json", "candidates/turn-reminder/good-push-disposer.js", None),
     ("hides-promise-in-host-named-eval.js", "specs/turn-reminder.json", "candidates/turn-reminder/good-push-disposer.js", None),
     ("hides-mod-in-host-named-eval.js", "specs/turn-reminder.json", "candidates/turn-reminder/good-push-disposer.js", None),
     ("hides-timer-in-refresh.js", "specs/turn-reminder.json", "candidates/turn-reminder/good-push-disposer.js", None),
@@ -205,6 +205,9 @@ const FAIR: &[(&str, &str)] = &[
     ("abort-signal-timeout.ts", "specs/lifecycle.json"),
     ("events-once-signal.ts", "specs/lifecycle.json"),
     ("promisify-set-timeout.ts", "specs/lifecycle.json"),
+    ("tool-appends-log.ts", "specs/lifecycle.json"),
+    ("abort-signal-any-timeout.ts", "specs/lifecycle.json"),
+    ("process-set-max-listeners.ts", "specs/lifecycle.json"),
 ];
 
 #[test]

@@ -17,6 +17,7 @@ export const abortHooks = { onListenerError: (_error, _reason) => {} };
  */
 let readAborted = (_signal) => false;
 let readSignal = (_controller) => null;
+let readListeners = (_signal) => [];
 
 /** Node's AbortError for an API that gave up because `signal` was aborted. */
 export function apiAbortError(signal) {
@@ -31,6 +32,30 @@ export function isAborted(signal) {
   return readAborted(signal);
 }
 
+/**
+ * The listeners `AbortSignal.any` puts on its sources, each with the signal it forwards to. Node
+ * holds those weakly: one counts only as much as its signal would call.
+ */
+const forwards = new WeakMap();
+
+/**
+ * How many listeners (and `onabort`) `signal` would call if aborted, read without mod code; a
+ * listener of `AbortSignal.any` counts when the signal it forwards to has one.
+ */
+export function abortListenerCount(signal, seen = new Set()) {
+  if (seen.has(signal)) return 0;
+  seen.add(signal);
+  let count = 0;
+  for (const listener of readListeners(signal)) {
+    const forwarded = forwards.get(listener);
+    if (forwarded === undefined || abortListenerCount(forwarded, seen) > 0) count++;
+  }
+  if (signal === null || typeof signal !== "object") return count;
+  // An `onabort` a mod turned into an accessor counts without being called.
+  const onabort = Reflect.getOwnPropertyDescriptor(signal, "onabort");
+  return count + (onabort !== undefined && (onabort.get || onabort.set || onabort.value != null) ? 1 : 0);
+}
+
 /** The signal `controller` made, whatever its prototype says. */
 export function signalOf(controller) {
   return readSignal(controller);
@@ -40,6 +65,9 @@ export function signalOf(controller) {
 export class AbortSignal {
   static {
     readAborted = (signal) => signal !== null && typeof signal === "object" && #aborted in signal && signal.#aborted;
+    readListeners = (signal) =>
+      signal !== null && typeof signal === "object" && #listeners in signal ? signal.#listeners.map((entry) => entry.listener) : [];
+
   }
 
   #aborted = false;
@@ -103,7 +131,9 @@ export class AbortSignal {
         controller.abort(signal.reason);
         break;
       }
-      signal.addEventListener("abort", () => controller.abort(signal.reason), { once: true });
+      const forward = () => controller.abort(signal.reason);
+      forwards.set(forward, controller.signal);
+      signal.addEventListener("abort", forward, { once: true });
     }
     return controller.signal;
   }

@@ -19,7 +19,7 @@ import { EVENT_CAPABILITY } from "./capabilities.js";
 import { cloneCapabilities } from "./capabilities.js";
 import { eventCounts } from "./registry.js";
 import { strandedSubscriptions } from "./pi/session.js";
-import { isAborted, signalOf } from "./abort.js";
+import { abortListenerCount, isAborted, signalOf } from "./abort.js";
 import { machineChanges } from "./world.js";
 import { trackedStatic } from "./promise-statics.js";
 
@@ -429,9 +429,9 @@ export function modGlobals(global, machine = []) {
 /** Timers of mods still scheduled (any generation), oldest first. */
 export function modTimers() {
   // A host timer made for a mod (AbortSignal.timeout's) is none the mod can clear, and keeps
-  // nothing alive in Node or Bun: not a leak.
+  // nothing alive in Node or Bun: a leak only while firing it would run listeners of the signal.
   return pendingTimers()
-    .filter((timer) => timer.owner !== null && timer.owner !== undefined && !timer.host)
+    .filter((timer) => timer.owner !== null && timer.owner !== undefined && (!timer.host || abortListenerCount(timer.signal) > 0))
     .sort((a, b) => a.seq - b.seq)
     .map((timer) => ({
       kind: timer.interval === null ? "timeout" : "interval",

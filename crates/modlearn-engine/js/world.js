@@ -146,18 +146,11 @@ export function seedWorld(seed = {}) {
   }));
   world.defaultOutput = seed.defaultOutput ?? null;
   world.dialogs = Array.isArray(seed.dialogs) ? seed.dialogs.map((rule) => ({ ...rule })) : null;
-  seeded = { env: envWeight(world.env), cwd: world.cwd, files: filesWeight() };
-}
-
-/** How much the file system holds: its entries, their paths' characters and the files' bytes. */
-function filesWeight() {
-  let weight = 0;
-  for (const [path, node] of world.nodes) weight += 1 + path.length + (node.kind === "file" ? (node.data?.length ?? 0) : 0);
-  return weight;
+  seeded = { env: envWeight(world.env), cwd: world.cwd };
 }
 
 /** The environment and working directory as seeded (`machineChanges` weighs against them). */
-let seeded = { env: 0, cwd: "/", files: 0 };
+let seeded = { env: 0, cwd: "/" };
 
 /** How much an environment holds: its variables and the characters of their names and values. */
 function envWeight(env) {
@@ -169,7 +162,8 @@ function envWeight(env) {
 /**
  * What mods changed of the virtual machine since it was seeded, as lifecycle.js summarises a
  * changed global (name, type, size): the process's environment, working directory and
- * listeners, and the files (entries and bytes). A
+ * listeners. Files are not weighed: they are storage, which a good mod may grow by use (a log
+ * a tool appends to), and a reload keeps them as it keeps the disk. A
  * reload keeps them (as Letta's `/reload` runs in the same process), so state a mod adds there
  * on every load grows from one reload to the next.
  */
@@ -178,8 +172,6 @@ export function machineChanges() {
   const env = envWeight(world.env);
   if (env !== seeded.env) changes.push({ name: "process.env", type: "object", size: env });
   if (world.cwd !== seeded.cwd) changes.push({ name: "process.cwd()", type: "string", size: world.cwd.length });
-  const files = filesWeight();
-  if (files !== seeded.files) changes.push({ name: "the file system", type: "object", size: files });
   const listeners = deferred.processListeners();
   if (listeners > 0) changes.push({ name: "process listeners", type: "array", size: listeners });
   return changes;

@@ -2,12 +2,15 @@
 // never the host's. `env` holds only what the scenario seeded; reads are
 // logged as effects; `exit` is refused with a diagnostic (it would end Letta).
 
-import { BUN_VERSION, callMod, clock, VIRTUAL_EPOCH_MS, hostAccessDenied } from "../platform.js";
+import { BUN_VERSION, callMod, clock, VIRTUAL_EPOCH_MS, hostAccessDenied, watchSetting } from "../platform.js";
 import { deferred, recordEffect, world } from "../world.js";
 
 const NODE_VERSION = "v24.3.0";
 
 const listeners = new Map();
+/** `process.setMaxListeners`' setting, which outlives a reload (a setting platform.js watches). */
+let maxListeners = 10;
+watchSetting("process.getMaxListeners()", () => maxListeners);
 
 // Exit listeners run when Letta's process ends, after anything modlearn can watch.
 deferred.exitListeners = () => (listeners.get("exit")?.length ?? 0) + (listeners.get("beforeExit")?.length ?? 0);
@@ -172,7 +175,7 @@ export const process = {
   },
   emit(event, ...args) {
     const list = [...(listeners.get(event) ?? [])];
-    for (const listener of list) listener.apply(process, args);
+    for (const listener of list) callMod(listener, process, args);
     return list.length > 0;
   },
   listeners: (event) => [...(listeners.get(event) ?? [])],
@@ -181,7 +184,13 @@ export const process = {
   stderr: stream(2, "error"),
   stdin: { fd: 0, isTTY: false, on() { return this; }, once() { return this; }, off() { return this; }, setRawMode() {}, resume() {}, pause() {} },
   features: { inspector: false, typescript: "transform" },
-  config: { variables: {} },
+  // Frozen, as Node has it since v19 (DEP0150).
+  config: Object.freeze({ variables: Object.freeze({}) }),
+  setMaxListeners(n) {
+    maxListeners = n;
+    return process;
+  },
+  getMaxListeners: () => maxListeners,
 };
 Object.defineProperty(process, Symbol.toStringTag, { value: "process" });
 

@@ -55,7 +55,9 @@ export function installWeb(global) {
   global.AbortSignal.timeout = function timeout(ms) {
     const controller = new global.AbortController();
     const delay = Math.max(0, Number(ms) || 0);
-    setHostTimeout(() => controller.abort(new DOMException("The operation timed out.", "TimeoutError")), delay, clock.currentOwner());
+    const id = setHostTimeout(() => controller.abort(new DOMException("The operation timed out.", "TimeoutError")), delay, clock.currentOwner());
+    // What firing it would run: lifecycle.js counts the timer only while the signal has listeners.
+    clock.timers.get(id).signal = controller.signal;
     return controller.signal;
   };
   // The sandbox's Date subclass answers to Date's name, as util.inspect and mods expect.

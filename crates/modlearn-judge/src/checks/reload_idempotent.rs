@@ -117,7 +117,8 @@ fn global_growth(first: &[GlobalState], later: &[GlobalState], k: usize) -> Vec<
 }
 
 /// A global as the sentence names it; what the engine reports of the virtual machine
-/// (`process listeners`, `the file system`) has a space in its name and reads as it is.
+/// (`process listeners`, `console.time and console.count labels`) has a space in its name and
+/// reads as it is.
 fn subject(name: &str) -> String {
     if name.contains(' ') { name.to_owned() } else { format!("globalThis.{name}") }
 }
