@@ -208,6 +208,8 @@ const FAIR: &[(&str, &str)] = &[
     ("tool-appends-log.ts", "specs/lifecycle.json"),
     ("abort-signal-any-timeout.ts", "specs/lifecycle.json"),
     ("process-set-max-listeners.ts", "specs/lifecycle.json"),
+    ("typeof-deno.ts", "specs/lifecycle.json"),
+    ("bun-file-write.ts", "specs/lifecycle.json"),
 ];
 
 #[test]

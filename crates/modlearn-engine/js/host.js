@@ -21,6 +21,8 @@ import { HOST_METHODS, OPERATION_NAMES } from "./protocol.js";
 import { sealGlobals, withHostStackLimit } from "./seal.js";
 import { installWeb } from "./web/install.js";
 import { keepWorldForReload, seedWorld, worldSnapshot } from "./world.js";
+// Fills in Bun.file and Bun.write (platform.js `bunFileSystem`).
+import "./node/bun-file.js";
 import { assertRequireReady, builtinModules, builtinsFailed, installRequire, setBuiltins } from "./require.js";
 
 

@@ -385,7 +385,7 @@ function installHostTraps(global) {
       writable: false,
     });
   }
-  define("Deno", { get: () => deny("Deno", "mods see only the letta handle and ctx") });
+  // No `Deno`: as under Bun, `typeof Deno` is "undefined" and using it throws a ReferenceError.
   // Mods tell Bun apart by `typeof Bun` and read `Bun.version`; what reaches the host is denied.
   define("Bun", { value: virtualBun(global), writable: false });
   define("navigator", {
@@ -403,11 +403,14 @@ export const BUN_VERSION = "1.4.5";
  * Neither is enumerable: printing `Bun` reads only what a mod may use.
  */
 const BUN_DENIED_CALLS = [
-  "file", "write", "spawn", "spawnSync", "serve", "connect", "listen", "udpSocket", "$", "which", "build",
+  "spawn", "spawnSync", "serve", "connect", "listen", "udpSocket", "$", "which", "build",
   "plugin", "gc", "openInEditor", "resolveSync", "resolve", "Transpiler", "Glob", "mmap", "allocUnsafe",
   "generateHeapSnapshot", "SQL", "S3Client",
 ];
 const BUN_DENIED_READS = ["dns", "sql", "s3", "redis", "stdin", "stdout", "stderr", "password"];
+
+/** Bun.file and Bun.write, on the virtual file system (node/bun-file.js fills them in). */
+export const bunFileSystem = { file: null, write: null };
 
 function virtualBun(global) {
   const bun = { version: BUN_VERSION, revision: "0000000000000000000000000000000000000000" };
@@ -417,6 +420,8 @@ function virtualBun(global) {
   read("main", () => global.process.argv[1]);
   bun.sleep = (ms) => new Promise((resolve) => global.setTimeout(resolve, Number(ms) || 0));
   bun.nanoseconds = () => Math.round(global.performance.now() * 1e6);
+  bun.file = (path) => bunFileSystem.file(path);
+  bun.write = (destination, data) => bunFileSystem.write(destination, data);
   const advice = "mods see only the letta handle and ctx";
   for (const name of BUN_DENIED_CALLS) {
     const denied = { [name]: () => deny(`Bun.${name}`, advice) }[name];

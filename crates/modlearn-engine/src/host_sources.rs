@@ -63,6 +63,7 @@ host_sources!(
     "node/assert-strict.js",
     "node/assert.js",
     "node/buffer.js",
+    "node/bun-file.js",
     "node/child_process.js",
     "node/crypto.js",
     "node/deep-equal.js",

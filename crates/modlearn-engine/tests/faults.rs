@@ -100,7 +100,6 @@ fn host_access_is_denied_with_a_diagnostic() {
     for (source, what) in [
         ("export function activate() { process.exit(1); }", "process.exit(1)"),
         ("export function activate() { require('node:zlib'); }", "require(\"node:zlib\")"),
-        ("export function activate() { Deno.readTextFileSync('/etc/passwd'); }", "Deno"),
         ("import zlib from 'node:zlib';\nexport function activate() {}", "node:zlib"),
         ("import x from '../../etc/passwd.js';\nexport function activate() {}", "passwd.js"),
     ] {
@@ -111,6 +110,20 @@ fn host_access_is_denied_with_a_diagnostic() {
         assert_eq!(diagnostics[0].fault, Fault::HostAccess, "{source}: {diagnostics:#?}");
         assert!(diagnostics[0].message.contains(what), "{source}: {}", diagnostics[0].message);
     }
+}
+
+#[test]
+fn there_is_no_deno_as_under_bun() {
+    // Cross-runtime code asks `typeof Deno`; using it fails as it does under Bun.
+    let mut engine = engine();
+    let source =
+        "export function activate(l) { if (typeof Deno !== 'undefined') throw new Error('Deno?'); l.events.on('tool_start', () => {}); }";
+    let (loaded, diagnostics) = load(&mut engine, "m.js", source);
+    assert!(loaded && diagnostics.is_empty(), "{diagnostics:#?}");
+    let mut engine = self::engine();
+    let (loaded, diagnostics) = load(&mut engine, "m.js", "export function activate() { Deno.readTextFileSync('/etc/passwd'); }");
+    assert!(!loaded);
+    assert!(diagnostics[0].message.contains("Deno is not defined"), "{diagnostics:#?}");
 }
 
 #[test]
