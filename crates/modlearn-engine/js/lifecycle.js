@@ -414,7 +414,7 @@ function changedKeys(object, baseline, prefix) {
 /**
  * Globals the mod added or changed (and keys it added or changed on shared host objects),
  * each with a size summary, with the host settings mods changed (platform.js `watchSetting`)
- * and `machine`: what mods changed of the virtual machine.
+ * and `machine`: what mods changed of the virtual machine (world.js `machineChanges`).
  */
 export function modGlobals(global, machine = []) {
   const changed = [...changedKeys(global, baselineGlobals ?? new Map(), ""), ...machine];

@@ -116,9 +116,9 @@ class Timeout {
  * timer a mod asked for through a built-in (`AbortSignal.timeout`), and the
  * lifecycle checks count it as that mod's.
  */
-export function setHostTimeout(fn, delay, owner = null) {
+export function setHostTimeout(fn, delay, owner = null, signal = null) {
   const id = clock.nextId++;
-  clock.timers.set(id, { id, due: clock.now + delay, seq: clock.seq++, fn, args: [], interval: null, owner, host: true });
+  clock.timers.set(id, { id, due: clock.now + delay, seq: clock.seq++, fn, args: [], interval: null, owner, host: true, signal });
   return id;
 }
 
@@ -546,10 +546,6 @@ export function installSandbox(global) {
   global.clearTimeout = clearModTimer;
   global.clearInterval = clearModTimer;
   global.setImmediate = (fn, ...args) => addTimer(fn, 0, args, false);
-  // util.promisify(setTimeout) and (setImmediate) as in Node and Bun: their promise forms.
-  const promisifyCustom = Symbol.for("nodejs.util.promisify.custom");
-  global.setTimeout[promisifyCustom] = (delay, value) => new Promise((resolve) => global.setTimeout(resolve, delay, value));
-  global.setImmediate[promisifyCustom] = (value) => new Promise((resolve) => global.setImmediate(resolve, value));
   global.clearImmediate = clearModTimer;
   delete global.Deno;
   delete global.__bootstrap;

@@ -161,19 +161,16 @@ function envWeight(env) {
 
 /**
  * What mods changed of the virtual machine since it was seeded, as lifecycle.js summarises a
- * changed global (name, type, size): the process's environment, working directory and
- * listeners. Files are not weighed: they are storage, which a good mod may grow by use (a log
- * a tool appends to), and a reload keeps them as it keeps the disk. A
+ * changed global (name, type, size): the process's environment and working directory. A
  * reload keeps them (as Letta's `/reload` runs in the same process), so state a mod adds there
- * on every load grows from one reload to the next.
+ * on every load grows from one reload to the next. Files are not weighed: they are storage,
+ * which a good mod may grow by use (a log a tool appends to), kept as a disk keeps them.
  */
 export function machineChanges() {
   const changes = [];
   const env = envWeight(world.env);
   if (env !== seeded.env) changes.push({ name: "process.env", type: "object", size: env });
   if (world.cwd !== seeded.cwd) changes.push({ name: "process.cwd()", type: "string", size: world.cwd.length });
-  const listeners = deferred.processListeners();
-  if (listeners > 0) changes.push({ name: "process listeners", type: "array", size: listeners });
   return changes;
 }
 
@@ -304,7 +301,7 @@ function commandInput(text, stdin, env) {
 }
 
 /** Work a mod leaves to run later that the host cannot see into; counted for the snapshot. */
-export const deferred = { exitListeners: () => 0, processListeners: () => 0 };
+export const deferred = { exitListeners: () => 0 };
 
 /**
  * The world's part of the snapshot: the effects, and each file written since

@@ -91,7 +91,6 @@ function on(emitter, event, options = {}) {
   };
 }
 
-
 /**
  * `events.once(emitter, name, { signal })` as Node has it: the vendored one ignores `signal`,
  * so a mod that waits for an event until it is disposed would wait (and leak) for ever.

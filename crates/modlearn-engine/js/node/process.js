@@ -14,7 +14,8 @@ watchSetting("process.getMaxListeners()", () => maxListeners);
 
 // Exit listeners run when Letta's process ends, after anything modlearn can watch.
 deferred.exitListeners = () => (listeners.get("exit")?.length ?? 0) + (listeners.get("beforeExit")?.length ?? 0);
-deferred.processListeners = () => [...listeners.values()].reduce((total, list) => total + list.length, 0);
+// Listeners outlive a reload, as the process does: their number is watched as a setting is.
+watchSetting("process listeners", () => [...listeners.values()].reduce((total, list) => total + list.length, 0));
 
 function on(event, listener) {
   const list = listeners.get(event) ?? [];

@@ -34,6 +34,11 @@ export function setImmediate(value, options) {
   return wait((fn) => timers.setImmediate(fn), (id) => timers.clearImmediate(id), 0, value, options);
 }
 
+// util.promisify(setTimeout) and (setImmediate) are these, as in Node and Bun.
+const promisifyCustom = Symbol.for("nodejs.util.promisify.custom");
+timers.setTimeout[promisifyCustom] = setTimeout;
+timers.setImmediate[promisifyCustom] = setImmediate;
+
 export async function* setInterval(delay, value, options = {}) {
   const signal = options?.signal;
   while (true) {

@@ -55,9 +55,10 @@ export function installWeb(global) {
   global.AbortSignal.timeout = function timeout(ms) {
     const controller = new global.AbortController();
     const delay = Math.max(0, Number(ms) || 0);
-    const id = setHostTimeout(() => controller.abort(new DOMException("The operation timed out.", "TimeoutError")), delay, clock.currentOwner());
-    // What firing it would run: lifecycle.js counts the timer only while the signal has listeners.
-    clock.timers.get(id).signal = controller.signal;
+    // With the signal whose listeners firing it would run: lifecycle.js counts the timer only
+    // while there are some.
+    const abort = () => controller.abort(new DOMException("The operation timed out.", "TimeoutError"));
+    setHostTimeout(abort, delay, clock.currentOwner(), controller.signal);
     return controller.signal;
   };
   // The sandbox's Date subclass answers to Date's name, as util.inspect and mods expect.
