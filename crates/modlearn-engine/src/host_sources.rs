@@ -95,6 +95,7 @@ host_sources!(
     "vendor/inspect.js",
     "vendor/path.js",
     "vendor/querystring.js",
+    "vendor/streams.js",
     "vendor/string_decoder.js",
     "vendor/typebox.js",
     "vendor/url.js",
@@ -107,6 +108,7 @@ host_sources!(
     "web/intl.js",
     "web/intl-phrases.js",
     "web/network.js",
+    "web/streams.js",
     "web/url.js",
     "world.js",
 );

@@ -11,6 +11,7 @@ import { webCrypto } from "./crypto.js";
 import { installIntl } from "./intl.js";
 import { callMod, clock, readClock, setHostTimeout, VIRTUAL_EPOCH_MS } from "../platform.js";
 import { fetch } from "./network.js";
+import * as streams from "./streams.js";
 import { process } from "../node/process.js";
 
 /**
@@ -47,6 +48,7 @@ export function installWeb(global) {
   define("EventTarget", EventTarget);
   define("DOMException", DOMException);
   define("performance", performance);
+  for (const [name, value] of Object.entries(streams)) define(name, value);
   define("queueMicrotask", (callback) => {
     if (typeof callback !== "function") throw new TypeError("The \"callback\" argument must be of type function");
     // Through callMod, as timers are: a bound native handed in has no frame of the mod's.

@@ -174,6 +174,41 @@ export class NumberFormat {
     return parts;
   }
 
+  /**
+   * ICU's en range: "~" when both ends format alike; a unit both share said once after them;
+   * an en dash between bare numbers, spaced when either end has a sign or symbol.
+   */
+  formatRange(start, end) {
+    return this.formatRangeToParts(start, end).map((part) => part.value).join("");
+  }
+
+  formatRangeToParts(start, end) {
+    if (start === undefined || end === undefined) throw new TypeError("start or end is undefined");
+    if (Number.isNaN(Number(start)) || Number.isNaN(Number(end))) throw new RangeError("Passed numbers are out of range");
+    const from = this.formatToParts(start);
+    const to = this.formatToParts(end);
+    const text = (parts) => parts.map((part) => part.value).join("");
+    if (text(from) === text(to)) return [{ type: "approximatelySign", value: "~", source: "shared" }, ...from.map((part) => ({ ...part, source: "shared" }))];
+    let unit = [];
+    if (this.#o.style === "unit") {
+      const tail = (parts) => parts.findLastIndex((part) => part.type === "integer" || part.type === "fraction") + 1;
+      const [a, b] = [from.slice(tail(from)), to.slice(tail(to))];
+      if (text(a) === text(b)) {
+        unit = a.map((part) => ({ ...part, source: "shared" }));
+        from.length = tail(from);
+        to.length = tail(to);
+      }
+    }
+    const bare = (parts) => parts.every((part) => ["integer", "group", "decimal", "fraction"].includes(part.type));
+    const dash = bare(from) && bare(to) ? "–" : " – ";
+    return [
+      ...from.map((part) => ({ ...part, source: "startRange" })),
+      { type: "literal", value: dash, source: "shared" },
+      ...to.map((part) => ({ ...part, source: "endRange" })),
+      ...unit,
+    ];
+  }
+
   resolvedOptions() {
     return { ...this.#o };
   }
@@ -373,8 +408,10 @@ export class DateTimeFormat {
     return [{ type: "literal", value: this.#format(date) }];
   }
 
+  /** Two instants that format alike are one (Bun's "1/1/1970" for a range within a day). */
   formatRange(start, end) {
-    return `${this.#format(start)} – ${this.#format(end)}`;
+    const [from, to] = [this.#format(start), this.#format(end)];
+    return from === to ? from : `${from} – ${to}`;
   }
 
   resolvedOptions() {

@@ -229,9 +229,71 @@ export function probe() {
   put("require.builtins", () => [require("node:path") === path, require("path") === path, typeof require("node:fs").readFileSync, typeof require("crypto").createHash, require("node:util").format("%s=%d", "n", 3)]);
   put("require.missing", () => [codeOf("./not-beside-me.js"), typeof require.resolve]);
   put("require.module", () => [typeof module, typeof exports, typeof __dirname, __filename.endsWith("/probes.mjs"), __filename.startsWith(__dirname + "/")]);
+  for (const algorithm of ["sha3-256", "SHA3-512", "sha512-256", "ripemd160", "blake2b512", "blake2s256", "shake128", "shake256"]) {
+    put(`hash.${algorithm}`, () => crypto.createHash(algorithm).update(text).digest("hex"));
+  }
+  put("hash.shake.length", () => crypto.createHash("shake256", { outputLength: 8 }).update(text).digest("hex"));
+  put("hmac.sha3", () => crypto.createHmac("sha3-256", "k").update(text).digest("base64"));
+  put("pbkdf2Sync", () => crypto.pbkdf2Sync("pw", "salt", 100, 32, "sha256").toString("hex"));
+  put("pbkdf2Sync.digest", () => crypto.pbkdf2Sync("pw", "salt", 1, 20, "nope"));
+  put("pbkdf2Sync.iterations", () => crypto.pbkdf2Sync("pw", "salt", 0, 20, "sha1"));
+  put("hkdfSync", () => {
+    const key = crypto.hkdfSync("sha256", "key", "salt", "info", 42);
+    return [Object.prototype.toString.call(key), Buffer.from(key).toString("hex")];
+  });
+  put("scryptSync", () => [crypto.scryptSync("pw", "salt", 16, { N: 64 }).toString("hex"), crypto.scryptSync("pw", "salt", 8, { cost: 32, blockSize: 2 }).toString("hex")]);
+  put("scryptSync.params", () => crypto.scryptSync("pw", "salt", 16, { N: 3 }));
+  const ranges = [[{}, 3, 5], [{}, 3, 3], [{}, 1000, 2000000], [{}, -5, 5], [{}, 1.5, 2.25], [{ style: "currency", currency: "USD" }, 3, 5], [{ style: "currency", currency: "USD" }, 3, 3], [{ style: "percent" }, 0.1, 0.2], [{ style: "unit", unit: "kilometer" }, 3, 5], [{ notation: "compact" }, 1000, 5000000], [{ maximumFractionDigits: 0 }, 2.9, 3.1], [{ signDisplay: "always" }, 3, 5]];
+  put("numberFormat.formatRange", () => ranges.map(([options, start, end]) => new Intl.NumberFormat("en-US", options).formatRange(start, end)));
+  put("numberFormat.formatRange.nan", () => new Intl.NumberFormat("en-US").formatRange(NaN, 3));
+  put("dateTimeFormat.formatRange.sameDay", () => new Intl.DateTimeFormat("en-US", { timeZone: "UTC" }).formatRange(0, 3600000));
   return out;
 }
 
-export function activate() {
-  console.log(JSON.stringify(probe()));
+/** What needs the event loop: streams and the callback forms of key derivation. */
+export async function probeAsync() {
+  const out = {};
+  const put = async (name, fn) => {
+    try {
+      out[name] = await fn();
+    } catch (error) {
+      out[name] = `threw ${error && error.name}: ${error && error.message}`;
+    }
+  };
+  await put("pbkdf2.callback", () => new Promise((done) => crypto.pbkdf2("pw", "salt", 10, 8, "sha512", (error, key) => done([error, key.toString("hex")]))));
+  await put("scrypt.callback", () => new Promise((done) => crypto.scrypt("pw", "salt", 8, { N: 64 }, (error, key) => done([String(error), key.toString("hex")]))));
+  await put("hkdf.callback", () => new Promise((done) => crypto.hkdf("sha256", "k", "s", "i", 8, (error, key) => done([error, Buffer.from(key).toString("hex")]))));
+  await put("readableStream", async () => {
+    const stream = new ReadableStream({ start(controller) { controller.enqueue("a"); controller.enqueue("b"); controller.close(); } });
+    const chunks = [];
+    for await (const chunk of stream) chunks.push(chunk);
+    return [chunks, Object.prototype.toString.call(stream), stream.locked];
+  });
+  await put("textStreams", async () => {
+    const chunks = [];
+    await new ReadableStream({ start(controller) { controller.enqueue("héllo 😀"); controller.close(); } })
+      .pipeThrough(new TextEncoderStream())
+      .pipeThrough(new TextDecoderStream())
+      .pipeTo(new WritableStream({ write(chunk) { chunks.push(chunk); } }));
+    return chunks;
+  });
+  await put("transformStream", async () => {
+    const { readable, writable } = new TransformStream({ transform(chunk, controller) { controller.enqueue(chunk.toUpperCase()); } });
+    const writer = writable.getWriter();
+    writer.write("ab");
+    writer.close();
+    const reader = readable.getReader();
+    const first = await reader.read();
+    const second = await reader.read();
+    return [first, second];
+  });
+  await put("streams.tee", async () => {
+    const [left, right] = new ReadableStream({ pull(controller) { controller.enqueue(1); controller.close(); } }).tee();
+    return [await left.getReader().read(), await right.getReader().read()];
+  });
+  return out;
+}
+
+export async function activate() {
+  console.log(JSON.stringify({ ...probe(), ...(await probeAsync()) }));
 }
