@@ -38,15 +38,17 @@ pub fn native_frame_walk(scope: &mut v8::PinScope) -> bool {
 /// constructor (js/lifecycle.js) and the engine's promise hook (js/host.js: outermost, it means
 /// the engine called an async function from no frame at all), the statics it wraps (js/promise-statics.js, a module of
 /// nothing else), and the modules that implement the APIs mods import or are handed (the letta
-/// handle, Node's built-ins and the vendored EventEmitter they are built on, the web platform and
-/// the vendored streams it is built on, the dialects' packages; not the vendored Cordis runtime, whose own reactions run as jobs).
+/// handle, Node's built-ins and the vendored EventEmitter and streams they are built on, the web
+/// platform, the dialects' packages; not the vendored Cordis runtime, whose own reactions run as
+/// jobs).
 const TRACKING_FUNCTIONS: [(&str, &str); 2] =
     [("modlearn-host:///lifecycle.js", "Promise"), ("modlearn-host:///host.js", "enginePromiseInit")];
-const API_MODULES: [&str; 8] = [
+const API_MODULES: [&str; 9] = [
     "modlearn-host:///promise-statics.js",
     "modlearn-host:///letta.js",
     "modlearn-host:///node/",
     "modlearn-host:///vendor/events.js",
+    "modlearn-host:///vendor/readable-stream.js",
     "modlearn-host:///vendor/streams.js",
     "modlearn-host:///web/",
     "modlearn-host:///pi/packages/",

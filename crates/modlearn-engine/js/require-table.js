@@ -19,6 +19,9 @@ import pathPosix from "./node/path-posix.js";
 import perfHooks from "./node/perf_hooks.js";
 import process from "./node/process.js";
 import querystring from "./node/querystring.js";
+import stream from "./node/stream.js";
+import streamPromises from "./node/stream-promises.js";
+import streamWeb from "./node/stream-web.js";
 import stringDecoder from "./node/string_decoder.js";
 import timers from "./node/timers.js";
 import timersPromises from "./node/timers-promises.js";
@@ -47,6 +50,9 @@ export const BUILTINS = Object.freeze({
   "perf_hooks": perfHooks,
   "process": process,
   "querystring": querystring,
+  "stream": stream,
+  "stream/promises": streamPromises,
+  "stream/web": streamWeb,
   "string_decoder": stringDecoder,
   "timers": timers,
   "timers/promises": timersPromises,

@@ -4,6 +4,7 @@
 import events from "../vendor/events.js";
 import { apiAbortError } from "../abort.js";
 import { callMod, watchSetting } from "../platform.js";
+import { makeAddAbortListener } from "./util-extras.js";
 
 const EventEmitter = events.EventEmitter ?? events;
 
@@ -136,9 +137,10 @@ events.errorMonitor ??= Symbol("events.errorMonitor");
 events.setMaxListeners ??= (n, ...targets) => {
   for (const target of targets) target.setMaxListeners?.(n);
 };
+events.addAbortListener = makeAddAbortListener(callMod);
 events.getEventListeners ??= (emitter, name) => (typeof emitter.listeners === "function" ? emitter.listeners(name) : []);
 
 export default events;
 export { EventEmitter, on, once };
-export const { errorMonitor, setMaxListeners, getEventListeners } = events;
+export const { errorMonitor, setMaxListeners, getEventListeners, addAbortListener } = events;
 export const defaultMaxListeners = 10;

@@ -3,6 +3,7 @@
 // code, errno, syscall and path. Every read and change is an effect.
 
 import { Buffer } from "../web/buffer.js";
+import { fileStreams } from "./fs-streams.js";
 import { clock, randomUint32 } from "../platform.js";
 import { isWritable, parentOf, recordEffect, resolvePath, world } from "../world.js";
 
@@ -537,11 +538,13 @@ export function exists(path, callback) {
 export const promises = Object.fromEntries(Object.entries(SYNC).map(([name, sync]) => [name, promiseForm(sync)]));
 promises.constants = constants;
 
+export const { createReadStream, createWriteStream } = fileStreams({ appendFileSync, readFileSync, writeFileSync });
+
 const fs = {
   ...Object.fromEntries(Object.entries(SYNC).map(([name, sync]) => [`${name}Sync`, sync])),
   readFile, writeFile, appendFile, mkdir, mkdtemp, readdir, stat, lstat, access, rm, unlink, rmdir, rename,
   copyFile, realpath, chmod, utimes, truncate, exists, existsSync, watch, watchFile, unwatchFile,
-  promises, constants, F_OK, R_OK, W_OK, X_OK, Stats, Dirent,
+  promises, constants, F_OK, R_OK, W_OK, X_OK, Stats, Dirent, createReadStream, createWriteStream,
 };
 export { Dirent };
 export default fs;

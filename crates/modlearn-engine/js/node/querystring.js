@@ -1,5 +1,7 @@
 // node:querystring: Node's legacy query string code (vendored querystring-es3).
 import qs from "../vendor/querystring.js";
+import { Buffer } from "../web/buffer.js";
+import { makeUnescapeBuffer } from "./util-extras.js";
 
 export const parse = qs.parse ?? qs.decode;
 export const stringify = qs.stringify ?? qs.encode;
@@ -13,4 +15,5 @@ export const unescape = (text) => {
     return unescape(text);
   }
 };
-export default { parse, stringify, decode, encode, escape, unescape };
+export const unescapeBuffer = makeUnescapeBuffer(Buffer);
+export default { parse, stringify, decode, encode, escape, unescape, unescapeBuffer };

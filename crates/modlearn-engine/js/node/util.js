@@ -7,6 +7,13 @@ import { TextDecoder, TextEncoder } from "../web/encoding.js";
 import types from "./util-types.js";
 import { deepEqual } from "./deep-equal.js";
 import { callMod } from "../platform.js";
+import { Buffer } from "../web/buffer.js";
+import { process } from "./process.js";
+import { parseArgs as parseArgsWith } from "./parse-args.js";
+import {
+  getSystemErrorMap, getSystemErrorMessage, getSystemErrorName, isBoolean, isDate, isFunction, isNull, isNullOrUndefined, isNumber,
+  isObject, isPrimitive, isRegExp, isString, isSymbol, isUndefined, makeIsBuffer, MIMEParams, MIMEType, parseEnv,
+} from "./util-extras.js";
 
 export const { inspect, format, formatWithOptions, stripVTControlCharacters } = inspectModule;
 
@@ -93,9 +100,22 @@ export function aborted(signal, _resource) {
   });
 }
 
+/** Node's parseArgs, over the virtual process's arguments when given none. */
+export function parseArgs(config) {
+  return parseArgsWith(config, process.argv.slice(2));
+}
+
+export const isBuffer = makeIsBuffer(Buffer);
+
 export { types, TextEncoder, TextDecoder };
+export {
+  getSystemErrorMap, getSystemErrorMessage, getSystemErrorName, isBoolean, isDate, isFunction, isNull, isNullOrUndefined, isNumber,
+  isObject, isPrimitive, isRegExp, isString, isSymbol, isUndefined, MIMEParams, MIMEType, parseEnv,
+};
 
 export default {
   inspect, format, formatWithOptions, stripVTControlCharacters, promisify, callbackify, inherits, deprecate, debuglog,
-  isDeepStrictEqual, isArray, isError, toUSVString, styleText, aborted, types, TextEncoder, TextDecoder,
+  isDeepStrictEqual, isArray, isError, toUSVString, styleText, aborted, types, TextEncoder, TextDecoder, parseArgs, isBuffer,
+  getSystemErrorMap, getSystemErrorMessage, getSystemErrorName, isBoolean, isDate, isFunction, isNull, isNullOrUndefined, isNumber,
+  isObject, isPrimitive, isRegExp, isString, isSymbol, isUndefined, MIMEParams, MIMEType, parseEnv,
 };

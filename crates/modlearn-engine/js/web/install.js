@@ -12,6 +12,7 @@ import { installIntl } from "./intl.js";
 import { callMod, clock, readClock, setHostTimeout, VIRTUAL_EPOCH_MS } from "../platform.js";
 import { fetch } from "./network.js";
 import * as streams from "./streams.js";
+import { fetchTypes } from "./fetch.js";
 import { process } from "../node/process.js";
 
 /**
@@ -49,6 +50,9 @@ export function installWeb(global) {
   define("DOMException", DOMException);
   define("performance", performance);
   for (const [name, value] of Object.entries(streams)) define(name, value);
+  const { AbortController, AbortSignal } = global;
+  const fetchGlobals = fetchTypes({ Blob, File, URL, URLSearchParams, TextEncoder, TextDecoder, AbortController, AbortSignal, DOMException, ReadableStream: streams.ReadableStream, callMod });
+  for (const [name, value] of Object.entries(fetchGlobals)) define(name, value);
   define("queueMicrotask", (callback) => {
     if (typeof callback !== "function") throw new TypeError("The \"callback\" argument must be of type function");
     // Through callMod, as timers are: a bound native handed in has no frame of the mod's.

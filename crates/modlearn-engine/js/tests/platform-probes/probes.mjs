@@ -15,6 +15,11 @@ import { Buffer } from "node:buffer";
 import querystring from "node:querystring";
 import { StringDecoder } from "node:string_decoder";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import events from "node:events";
+import fs from "node:fs";
+import os from "node:os";
+import { Readable, Transform, Writable } from "node:stream";
+import { pipeline as pipelineAsync } from "node:stream/promises";
 
 class Point {
   constructor(x, y) {
@@ -290,6 +295,76 @@ export async function probeAsync() {
   await put("streams.tee", async () => {
     const [left, right] = new ReadableStream({ pull(controller) { controller.enqueue(1); controller.close(); } }).tee();
     return [await left.getReader().read(), await right.getReader().read()];
+  });
+  await put("headers", () => {
+    const headers = new Headers({ "X-B": " 2 ", a: "1" });
+    headers.append("a", "3");
+    headers.append("Set-Cookie", "x=1");
+    headers.append("Set-Cookie", "y=2");
+    const seen = [];
+    headers.forEach((value, name) => seen.push(`${name}=${value}`));
+    return [[...headers], headers.get("A"), headers.getSetCookie(), seen];
+  });
+  await put("headers.badName", () => new Headers({ "bad name": "x" }));
+  await put("response", async () => {
+    const response = new Response("héllo", { status: 201, headers: { "x-a": "1" } });
+    return [response.status, response.ok, response.headers.get("content-type"), await response.text(), response.bodyUsed];
+  });
+  await put("response.json", async () => {
+    const response = Response.json({ a: 1 });
+    return [response.headers.get("content-type"), await response.json()];
+  });
+  await put("response.usedTwice", async () => {
+    const response = new Response("x");
+    await response.text();
+    return await response.text();
+  });
+  await put("response.status", () => new Response("", { status: 99 }));
+  await put("response.body", async () => new TextDecoder().decode((await new Response("abc").body.getReader().read()).value));
+  await put("request", async () => {
+    const request = new Request("https://example.com/a?b=1", { method: "post", body: "x=1", headers: { "Content-Type": "application/x-www-form-urlencoded" } });
+    return [request.url, request.method, await request.text(), request.headers.get("content-type"), request.signal instanceof AbortSignal];
+  });
+  await put("formData", () => {
+    const form = new FormData();
+    form.append("a", "1");
+    form.append("b", new Blob(["x"]), "b.txt");
+    return [[...form.keys()], form.get("a"), form.get("b").name];
+  });
+  await put("util.parseArgs", () => util.parseArgs({ args: ["-f", "x", "--verbose", "pos"], options: { file: { type: "string", short: "f" }, verbose: { type: "boolean" } }, allowPositionals: true }));
+  await put("util.parseArgs.unknown", () => util.parseArgs({ args: ["--nope"], options: {} }));
+  await put("util.legacy", () => [util.isString("a"), util.isBuffer(Buffer.from("a")), util.isDate(new Date()), util.getSystemErrorName(-2)]);
+  await put("util.MIMEType", () => {
+    const mime = new util.MIMEType("text/html; charset=utf-8");
+    return [mime.essence, mime.params.get("charset"), String(mime)];
+  });
+  await put("util.parseEnv", () => util.parseEnv('A=1\nB="two"\n#c\n'));
+  await put("path.matchesGlob", () => [path.matchesGlob("/a/b/c.js", "/a/**/*.js"), path.matchesGlob("x.ts", "*.js")]);
+  await put("events.addAbortListener", async () => {
+    const controller = new AbortController();
+    const seen = [];
+    const disposable = events.addAbortListener(controller.signal, (event) => seen.push(event.type));
+    controller.abort();
+    await null;
+    return [seen, typeof disposable[Symbol.dispose]];
+  });
+  await put("stream.pipeline", async () => {
+    const chunks = [];
+    const upper = new Transform({ transform(chunk, _encoding, done) { done(null, String(chunk).toUpperCase()); } });
+    await pipelineAsync(Readable.from(["ab", "cd"]), upper, new Writable({ write(chunk, _encoding, done) { chunks.push(String(chunk)); done(); } }));
+    return chunks;
+  });
+  await put("fs.streams", async () => {
+    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "probe-")), "log.txt");
+    const writer = fs.createWriteStream(file, { flags: "a" });
+    const seen = [];
+    writer.on("open", (fd) => seen.push(`open:${typeof fd}`));
+    writer.write("line1\n");
+    await new Promise((done) => writer.end("end\n", done));
+    const chunks = [];
+    for await (const chunk of fs.createReadStream(file, { encoding: "utf8", start: 2 })) chunks.push(chunk);
+    const missing = await new Promise((done) => fs.createReadStream(`${file}.nope`).on("error", (error) => done([error.code, error.syscall])));
+    return [seen, fs.readFileSync(file, "utf8"), writer.bytesWritten, chunks, missing];
   });
   return out;
 }
