@@ -311,35 +311,23 @@ export function parseArgs(config, defaultArgs = []) {
           const optionIndex = findByShort(char, definitions);
           const isString = optionIndex !== -1 && definitions[optionIndex].type === "string";
           const name = optionIndex !== -1 ? definitions[optionIndex].longName : char;
-          if (!isString || at === arg.length - 1) {
-            const consumes = isString && index + 1 < count;
-            handleOption({
-              index: start,
-              name,
-              rawName: groupRawName(char),
-              // Bun's error text for a group member is the bare character, without its dash.
-              messageName: char,
-              rawArg: arg,
-              optionIndex,
-              value: consumes ? args[index + 1] : undefined,
-              inlineValue: !consumes,
-              negative: false,
-            });
-            if (consumes) index++;
-          } else {
-            handleOption({
-              index: start,
-              name,
-              rawName: groupRawName(char),
-              messageName: char,
-              rawArg: arg,
-              optionIndex,
-              value: arg.slice(at + 1),
-              inlineValue: true,
-              negative: false,
-            });
-            break;
-          }
+          // A string option ends the group: it takes the rest of the group, or the next argument.
+          const restless = !isString || at === arg.length - 1;
+          const consumes = restless && isString && index + 1 < count;
+          handleOption({
+            index: start,
+            name,
+            rawName: groupRawName(char),
+            // Bun's error text for a group member is the bare character, without its dash.
+            messageName: char,
+            rawArg: arg,
+            optionIndex,
+            value: consumes ? args[index + 1] : restless ? undefined : arg.slice(at + 1),
+            inlineValue: !consumes,
+            negative: false,
+          });
+          if (consumes) index++;
+          if (!restless) break;
         }
         break;
       }
