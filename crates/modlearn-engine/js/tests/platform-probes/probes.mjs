@@ -354,6 +354,11 @@ export async function probeAsync() {
     await pipelineAsync(Readable.from(["ab", "cd"]), upper, new Writable({ write(chunk, _encoding, done) { chunks.push(String(chunk)); done(); } }));
     return chunks;
   });
+  await put("blob.stream", async () => {
+    const chunks = [];
+    for await (const chunk of new Blob(["héllo"]).stream()) chunks.push([Object.prototype.toString.call(chunk), [...chunk]]);
+    return [chunks, Object.prototype.toString.call(new Blob([]).stream())];
+  });
   await put("fs.streams", async () => {
     const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "probe-")), "log.txt");
     const writer = fs.createWriteStream(file, { flags: "a" });
