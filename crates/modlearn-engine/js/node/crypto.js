@@ -22,9 +22,14 @@ const LISTED = ["md5", "ripemd160", "sha1", "sha224", "sha256", "sha384", "sha51
 // A shake's default output length, in bytes, as OpenSSL has it.
 const SHAKE_LENGTHS = new Map([[shake128, 16], [shake256, 32]]);
 
-function algorithm(name) {
+/** The hash Bun knows by `name`, whatever its case, if any. */
+function lookup(name) {
   const key = String(name).toLowerCase();
-  const hash = Object.hasOwn(ALGORITHMS, key) ? ALGORITHMS[key] : undefined;
+  return Object.hasOwn(ALGORITHMS, key) ? ALGORITHMS[key] : undefined;
+}
+
+function algorithm(name) {
+  const hash = lookup(name);
   if (!hash) {
     const error = new Error(`Digest method not supported`);
     error.code = "ERR_CRYPTO_INVALID_DIGEST";
@@ -33,11 +38,22 @@ function algorithm(name) {
   return hash;
 }
 
+/** How Node names a wrong argument in its messages: "null", or "type string" and the like. */
+function received(value, withType = true) {
+  if (value === null) return "null";
+  return withType ? `type ${typeof value}` : typeof value;
+}
+
+/** A key as bytes: a secret KeyObject's, or the value's own. */
+function keyBytes(key) {
+  return typeof key === "object" && key !== null && key.type === "secret" ? key.export() : toBytes(key);
+}
+
 function toBytes(data, encoding) {
   if (typeof data === "string") return Buffer.from(data, encoding ?? "utf8");
   if (data instanceof ArrayBuffer) return new Uint8Array(data);
   if (ArrayBuffer.isView(data)) return new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
-  const error = new TypeError(`The "data" argument must be of type string or an instance of Buffer, TypedArray, or DataView. Received ${data === null ? "null" : typeof data}`);
+  const error = new TypeError(`The "data" argument must be of type string or an instance of Buffer, TypedArray, or DataView. Received ${received(data, false)}`);
   error.code = "ERR_INVALID_ARG_TYPE";
   throw error;
 }
@@ -79,8 +95,7 @@ export function createHash(name, options) {
 }
 
 export function createHmac(name, key, _options) {
-  const keyBytes = typeof key === "object" && key !== null && key.type === "secret" ? key.export() : toBytes(key);
-  return new Hmac(hmac.create(algorithm(name), keyBytes));
+  return new Hmac(hmac.create(algorithm(name), keyBytes(key)));
 }
 
 /** Node 21's one-shot `crypto.hash(algorithm, data, outputEncoding = "hex")`. */
@@ -100,7 +115,7 @@ function outOfRange(name, value, range) {
 
 function checkInteger(name, value, min) {
   if (typeof value !== "number") {
-    const error = new TypeError(`The "${name}" argument must be of type number. Received ${value === null ? "null" : `type ${typeof value}`}`);
+    const error = new TypeError(`The "${name}" argument must be of type number. Received ${received(value)}`);
     error.code = "ERR_INVALID_ARG_TYPE";
     throw error;
   }
@@ -109,17 +124,17 @@ function checkInteger(name, value, min) {
 
 function digestFor(digest) {
   if (typeof digest !== "string") {
-    const error = new TypeError(`The "digest" argument must be of type string. Received ${digest === null ? "null" : typeof digest}`);
+    const error = new TypeError(`The "digest" argument must be of type string. Received ${received(digest, false)}`);
     error.code = "ERR_INVALID_ARG_TYPE";
     throw error;
   }
-  const key = digest.toLowerCase();
-  if (!Object.hasOwn(ALGORITHMS, key) || SHAKE_LENGTHS.has(ALGORITHMS[key])) {
+  const hash = lookup(digest);
+  if (!hash || SHAKE_LENGTHS.has(hash)) {
     const error = new TypeError(`Invalid digest: ${digest}`);
     error.code = "ERR_CRYPTO_INVALID_DIGEST";
     throw error;
   }
-  return ALGORITHMS[key];
+  return hash;
 }
 
 /**
@@ -128,7 +143,7 @@ function digestFor(digest) {
  */
 function later(callback, derive, noError) {
   if (typeof callback !== "function") {
-    const error = new TypeError(`The "callback" argument must be of type function. Received ${callback === null ? "null" : typeof callback}`);
+    const error = new TypeError(`The "callback" argument must be of type function. Received ${received(callback, false)}`);
     error.code = "ERR_INVALID_ARG_TYPE";
     throw error;
   }
@@ -156,8 +171,7 @@ export function hkdfSync(digest, key, salt, info, keylen) {
     error.code = "ERR_CRYPTO_INVALID_KEYLEN";
     throw error;
   }
-  const keyBytes = typeof key === "object" && key !== null && key.type === "secret" ? key.export() : toBytes(key);
-  const bytes = hkdfBytes(hash, keyBytes, toBytes(salt), toBytes(info), keylen);
+  const bytes = hkdfBytes(hash, keyBytes(key), toBytes(salt), toBytes(info), keylen);
   return bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength);
 }
 

@@ -147,33 +147,7 @@ export const isPrimitive = (value) =>
 export const isString = (value) => typeof value === "string";
 export const isSymbol = (value) => typeof value === "symbol";
 export const isUndefined = (value) => value === undefined;
-export const isArray = Array.isArray;
-
-// Brand checks (internal slots), not instanceof or Symbol.toStringTag, as util.types does.
-const dateValueOf = Date.prototype.valueOf;
-export function isDate(value) {
-  if (typeof value !== "object" || value === null) return false;
-  try {
-    Reflect.apply(dateValueOf, value, []);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-// The `global` getter throws for a non-RegExp and gives undefined for RegExp.prototype itself.
-const regExpGlobal = Object.getOwnPropertyDescriptor(RegExp.prototype, "global").get;
-export function isRegExp(value) {
-  if (typeof value !== "object" || value === null) return false;
-  try {
-    return typeof Reflect.apply(regExpGlobal, value, []) === "boolean";
-  } catch {
-    return false;
-  }
-}
-
-// Bun's isError follows the prototype chain (an object made from Error.prototype counts).
-export const isError = (value) => value instanceof Error;
+// isDate and isRegExp are util.types' brand checks (util-types.js).
 
 /** isBuffer needs the sandbox's Buffer: `makeIsBuffer(Buffer)` returns `isBuffer(value)`. */
 export function makeIsBuffer(BufferCtor) {

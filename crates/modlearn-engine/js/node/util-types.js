@@ -7,8 +7,29 @@ const AsyncFunction = Object.getPrototypeOf(async function () {}).constructor;
 const GeneratorFunction = Object.getPrototypeOf(function* () {}).constructor;
 const AsyncGeneratorFunction = Object.getPrototypeOf(async function* () {}).constructor;
 
-export const isDate = (value) => value instanceof Date;
-export const isRegExp = (value) => value instanceof RegExp;
+// Brand checks (the internal slot, as Bun's are), not instanceof: an object made from
+// Date.prototype is no Date.
+const dateValueOf = Date.prototype.valueOf;
+export function isDate(value) {
+  if (typeof value !== "object" || value === null) return false;
+  try {
+    Reflect.apply(dateValueOf, value, []);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+// The `global` getter throws for a non-RegExp and gives undefined for RegExp.prototype itself.
+const regExpGlobal = Object.getOwnPropertyDescriptor(RegExp.prototype, "global").get;
+export function isRegExp(value) {
+  if (typeof value !== "object" || value === null) return false;
+  try {
+    return typeof Reflect.apply(regExpGlobal, value, []) === "boolean";
+  } catch {
+    return false;
+  }
+}
 export const isMap = (value) => value instanceof Map;
 export const isSet = (value) => value instanceof Set;
 export const isWeakMap = (value) => value instanceof WeakMap;

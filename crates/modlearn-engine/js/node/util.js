@@ -11,9 +11,11 @@ import { Buffer } from "../web/buffer.js";
 import { process } from "./process.js";
 import { parseArgs as parseArgsWith } from "./parse-args.js";
 import {
-  getSystemErrorMap, getSystemErrorMessage, getSystemErrorName, isBoolean, isDate, isFunction, isNull, isNullOrUndefined, isNumber,
-  isObject, isPrimitive, isRegExp, isString, isSymbol, isUndefined, makeIsBuffer, MIMEParams, MIMEType, parseEnv,
+  getSystemErrorMap, getSystemErrorMessage, getSystemErrorName, isBoolean, isFunction, isNull, isNullOrUndefined, isNumber, isObject,
+  isPrimitive, isString, isSymbol, isUndefined, makeIsBuffer, MIMEParams, MIMEType, parseEnv,
 } from "./util-extras.js";
+
+const { isDate, isRegExp } = types;
 
 export const { inspect, format, formatWithOptions, stripVTControlCharacters } = inspectModule;
 

@@ -334,6 +334,7 @@ export async function probeAsync() {
   await put("util.parseArgs", () => util.parseArgs({ args: ["-f", "x", "--verbose", "pos"], options: { file: { type: "string", short: "f" }, verbose: { type: "boolean" } }, allowPositionals: true }));
   await put("util.parseArgs.unknown", () => util.parseArgs({ args: ["--nope"], options: {} }));
   await put("util.legacy", () => [util.isString("a"), util.isBuffer(Buffer.from("a")), util.isDate(new Date()), util.getSystemErrorName(-2)]);
+  await put("util.brands", () => [util.types.isDate(Object.create(Date.prototype)), util.isDate(Object.create(Date.prototype)), util.types.isRegExp(Object.create(RegExp.prototype)), util.isRegExp(/x/)]);
   await put("util.MIMEType", () => {
     const mime = new util.MIMEType("text/html; charset=utf-8");
     return [mime.essence, mime.params.get("charset"), String(mime)];
