@@ -172,6 +172,17 @@ const ATTACKS: &[(&str, &str, &str, Option<&str>)] = &[
     // still reach no internal module.
     ("imports-host-via-eval.js", "specs/turn-reminder.json", "candidates/turn-reminder/good-push-disposer.js", None),
     ("imports-world-via-timer-eval.js", "specs/branch-state.json", "candidates/branch-state/good-fs-state.js", None),
+    // Round 14: state on prototypes only an instance leads to, and host functions other than
+    // the Node built-ins' own (console.log, structuredClone, util.format, util.inspect's custom
+    // hook, querystring) as the reaction that builds a promise that never settles.
+    ("growth-on-bufferlist-proto.ts", "specs/lifecycle.json", "candidates/lifecycle/good-notes.ts", None),
+    ("growth-on-headers-iterator-proto.ts", "specs/lifecycle.json", "candidates/lifecycle/good-notes.ts", None),
+    ("growth-on-readable-iterator-proto.ts", "specs/lifecycle.json", "candidates/lifecycle/good-notes.ts", None),
+    ("reaction-console-log-tojson.js", "specs/turn-reminder.json", "candidates/turn-reminder/good-push-disposer.js", None),
+    ("reaction-structured-clone.js", "specs/turn-reminder.json", "candidates/turn-reminder/good-push-disposer.js", None),
+    ("reaction-inspect-custom.js", "specs/turn-reminder.json", "candidates/turn-reminder/good-push-disposer.js", None),
+    ("reaction-querystring.js", "specs/turn-reminder.json", "candidates/turn-reminder/good-push-disposer.js", None),
+    ("reaction-util-format.js", "specs/turn-reminder.json", "candidates/turn-reminder/good-push-disposer.js", None),
     // Replies too many values for modlearn to keep, however few bytes they cost the engine.
     ("reply-flood.js", "specs/uv-pip.json", "candidates/uv-pip/good-return-args.ts", Some("out_of_memory")),
 ];

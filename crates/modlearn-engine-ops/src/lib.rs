@@ -13,6 +13,7 @@
 use deno_core::{op2, v8};
 
 mod frames;
+mod time_zones;
 
 /// Frames the fallback looks at: all it gets. The host sets the engine's stack limit around the
 /// call too (js/seal.js `withHostStackLimit`), so a mod's `Error.stackTraceLimit` does not decide it.
@@ -21,7 +22,7 @@ const FRAMES: usize = i32::MAX as usize;
 /// The file names of modlearn's own host modules (js/), none of which is the candidate's.
 const HOST_MODULE_PREFIX: &str = "modlearn-host:";
 
-deno_core::extension!(modlearn_engine_ops, ops = [op_mod_frame_on_stack]);
+deno_core::extension!(modlearn_engine_ops, ops = [op_mod_frame_on_stack, time_zones::op_time_zone_at]);
 
 /// The ops, as the extension every engine runtime is created with.
 pub fn extension() -> deno_core::Extension {
@@ -38,18 +39,27 @@ pub fn native_frame_walk(scope: &mut v8::PinScope) -> bool {
 /// constructor (js/lifecycle.js) and the engine's promise hook (js/host.js: outermost, it means
 /// the engine called an async function from no frame at all), the statics it wraps (js/promise-statics.js, a module of
 /// nothing else), and the modules that implement the APIs mods import or are handed (the letta
-/// handle, Node's built-ins and the vendored EventEmitter and streams they are built on, the web
-/// platform, the dialects' packages; not the vendored Cordis runtime, whose own reactions run as
-/// jobs).
+/// handle, the globals platform.js installs (`console`, `Bun`) and `structuredClone`, Node's
+/// built-ins and the vendored libraries they are built on, the web platform, the dialects'
+/// packages; not the vendored Cordis runtime, whose own reactions run as jobs).
 const TRACKING_FUNCTIONS: [(&str, &str); 2] =
     [("modlearn-host:///lifecycle.js", "Promise"), ("modlearn-host:///host.js", "enginePromiseInit")];
-const API_MODULES: [&str; 9] = [
+const API_MODULES: [&str; 18] = [
     "modlearn-host:///promise-statics.js",
     "modlearn-host:///letta.js",
+    "modlearn-host:///platform.js",
+    "modlearn-host:///clone.js",
     "modlearn-host:///node/",
+    "modlearn-host:///vendor/buffer.js",
     "modlearn-host:///vendor/events.js",
+    "modlearn-host:///vendor/hashes.js",
+    "modlearn-host:///vendor/inspect.js",
+    "modlearn-host:///vendor/path.js",
+    "modlearn-host:///vendor/querystring.js",
     "modlearn-host:///vendor/readable-stream.js",
     "modlearn-host:///vendor/streams.js",
+    "modlearn-host:///vendor/string_decoder.js",
+    "modlearn-host:///vendor/url.js",
     "modlearn-host:///web/",
     "modlearn-host:///pi/packages/",
     "modlearn-host:///dsh/packages/",

@@ -24,6 +24,8 @@ fn main() {
     let mut positional = arguments.iter().filter(|argument| !argument.starts_with("--"));
     let path = PathBuf::from(positional.next().expect("usage: scenario_loop CANDIDATE [SCENARIOS] [--worker]"));
     let count: usize = positional.next().map_or(300, |count| count.parse().expect("SCENARIOS is a number"));
+    // One engine for every scenario: a profile of the steady state without engine starts.
+    let one_engine = arguments.iter().any(|argument| argument == "--one-engine");
     let source = std::fs::read_to_string(&path).expect("a readable candidate");
     let event = serde_json::json!({ "toolName": "Bash", "args": { "command": "pip install requests" }, "toolCallId": "t1" });
 
@@ -34,7 +36,7 @@ fn main() {
     let mut starting = Duration::ZERO;
     let mut engine = None;
     for scenario in 0..count {
-        if scenario % SCENARIOS_PER_ENGINE == 0 {
+        if scenario == 0 || (scenario % SCENARIOS_PER_ENGINE == 0 && !one_engine) {
             let started = Instant::now();
             engine = Some(Engine::new(Default::default()).expect("an engine"));
             starting += started.elapsed();

@@ -1,14 +1,11 @@
 // structuredClone for the data mods pass around (the engine has no web
 // platform). Covers what the HTML algorithm covers for plain data; functions,
-// symbols and host objects throw a DataCloneError as they do in browsers.
+// symbols and host objects throw a DOMException named DataCloneError, with Bun's message.
 
-/** Error raised for values structuredClone cannot copy. */
-export class DataCloneError extends Error {
-  constructor(message) {
-    super(message);
-    this.name = "DataCloneError";
-  }
-}
+import { DOMException } from "./web/event-target.js";
+
+/** What structuredClone throws for a value it cannot copy, as Bun throws it. */
+const notCloneable = () => new DOMException("The object can not be cloned.", "DataCloneError");
 
 /** Deep-copies `value` with structured-clone semantics (cycles kept). */
 export function structuredCloneValue(value) {
@@ -22,7 +19,7 @@ function cloneInto(value, seen) {
   if (value === null) return null;
   const type = typeof value;
   if (type === "function" || type === "symbol") {
-    throw new DataCloneError(`${String(value && value.name ? value.name : value)} could not be cloned`);
+    throw notCloneable();
   }
   if (type !== "object") return value;
   if (seen.has(value)) return seen.get(value);
@@ -58,7 +55,7 @@ function cloneInto(value, seen) {
     return copy;
   }
   if (value instanceof Promise || value instanceof WeakMap || value instanceof WeakSet) {
-    throw new DataCloneError(`${Object.prototype.toString.call(value)} could not be cloned`);
+    throw notCloneable();
   }
   const copy = {};
   seen.set(value, copy);

@@ -16,13 +16,18 @@ import { freshContext } from "./context.js";
 import { toJson } from "./json.js";
 import { OPERATIONS } from "./operations.js";
 import { enginePromiseHook, installPromiseTracking, recordGlobalBaseline, useCore } from "./lifecycle.js";
+import { prototypeSamples } from "./baseline-samples.js";
 import { abortHooks, signalOf as controllerSignal } from "./abort.js";
 import { HOST_METHODS, OPERATION_NAMES } from "./protocol.js";
 import { sealGlobals, withHostStackLimit } from "./seal.js";
 import { installWeb } from "./web/install.js";
+import { zones } from "./web/intl-dates.js";
+import { captureContext, contextInUse, contextUse, promiseHooks as contextHooks, runInContext } from "./node/async_hooks.js";
 import { keepWorldForReload, seedWorld, worldSnapshot } from "./world.js";
 // Fills in Bun.file and Bun.write (platform.js `bunFileSystem`).
 import "./node/bun-file.js";
+import "./node/bun-crypto.js";
+import "./node/child_process.js";
 import { assertRequireReady, builtinModules, builtinsFailed, installRequire, setBuiltins } from "./require.js";
 
 
@@ -337,7 +342,7 @@ class Host {
   seal() {
     assertRequireReady();
     sealGlobals(globalThis);
-    recordGlobalBaseline(globalThis, builtinModules());
+    recordGlobalBaseline(globalThis, builtinModules(), prototypeSamples(globalThis));
     return {};
   }
 
@@ -359,13 +364,20 @@ const host = new Host();
 // candidate's frames), and remember the globals that exist before any mod runs.
 // An op of modlearn-engine-ops answers that from the backend's frame list; the host limit and
 // readStackForHost's formatting serve its fallback (the stack as prepareStackTrace writes it).
-const { op_mod_frame_on_stack: modFrameOnStack } = core.ops;
+const { op_mod_frame_on_stack: modFrameOnStack, op_time_zone_at: timeZoneAt } = core.ops;
+zones.at = (name, epochMs) => timeZoneAt(String(name), Number(epochMs));
 installPromiseTracking(globalThis, () => host.lastOwner, () => withHostStackLimit(() => readStackForHost(modFrameOnStack)));
 // Named, so the stack walk knows it: a promise the engine makes with this hook as the outermost
 // frame was made from no frame at all, an async function the engine itself called (a reaction).
-core.setPromiseHooks(function enginePromiseInit(promise, parent) {
+function enginePromiseInit(promise, parent) {
   enginePromiseHook.init(promise, parent);
-});
+  if (contextInUse()) contextHooks.init(promise, parent);
+}
+core.setPromiseHooks(enginePromiseInit);
+// AsyncLocalStorage's stores follow promise reactions, timers and ticks once a mod makes one:
+// the hooks that carry them cost a call per reaction, so they start then.
+contextUse.begin = () => core.setPromiseHooks(enginePromiseInit, contextHooks.before, contextHooks.after);
+Object.assign(clock, { captureContext, runInContext, contextInUse });
 // The Rust side calls `seal` once the host is booted (see Host.seal).
 // A throwing letta.signal listener must not break the abort (and the dispose) it runs in.
 abortHooks.onListenerError = (error, reason) =>

@@ -250,7 +250,7 @@ function entryCount(value) {
  * the Node built-ins' exports (`require("node:fs").loads`), which every load generation
  * shares: state hung there outlives a reload exactly as a global does.
  */
-export function recordGlobalBaseline(global, builtinModules = {}) {
+export function recordGlobalBaseline(global, builtinModules = {}, samples = []) {
   baselineGlobals = baselineOf(global);
   shareObject("process", global.process);
   shareObject("console", global.console);
@@ -259,18 +259,39 @@ export function recordGlobalBaseline(global, builtinModules = {}) {
     if (value !== global) shareWithMembers(keyName(key), value);
   }
   for (const [name, exported] of Object.entries(builtinModules)) shareWithMembers(`node:${name}`, exported);
+  // What the prototypes above inherit from, then prototypes only an instance leads to (an
+  // iterator's, a stream's state): after the names above, so that an object a global leads to
+  // is reported under the global's name.
+  for (const [name, prototype] of chainsToShare.splice(0)) shareChain(name, prototype);
+  for (const [name, instance] of samples) shareChain(`Object.getPrototypeOf(${name})`, Object.getPrototypeOf(instance));
 }
+
+/** Prototypes `shareWithMembers` met, whose chains are shared once every name is. */
+const chainsToShare = [];
 
 /** Shares `value`, its prototype, and each function it holds with that one's prototype. */
 function shareWithMembers(name, value) {
   if (value === null || (typeof value !== "object" && typeof value !== "function")) return;
   shareObject(name, value);
   shareObject(`${name}.prototype`, ownValue(value, "prototype"));
+  chainsToShare.push([`${name}.prototype`, ownValue(value, "prototype")]);
   for (const member of Reflect.ownKeys(value)) {
     const held = ownValue(value, member);
     if (typeof held !== "function" || member === "constructor") continue;
     shareObject(`${name}.${keyName(member)}`, held);
     shareObject(`${name}.${keyName(member)}.prototype`, ownValue(held, "prototype"));
+    chainsToShare.push([`${name}.${keyName(member)}.prototype`, ownValue(held, "prototype")]);
+  }
+}
+
+/** How far up a prototype chain the host's own prototypes go (a class's bases, %IteratorPrototype%). */
+const CHAIN_DEPTH = 6;
+
+/** Shares `prototype` and the prototypes it inherits from. */
+function shareChain(name, prototype) {
+  for (let depth = 0; depth < CHAIN_DEPTH && prototype !== null && typeof prototype === "object"; depth++) {
+    shareObject(depth === 0 ? name : `${name}${".[[Prototype]]".repeat(depth)}`, prototype);
+    prototype = Object.getPrototypeOf(prototype);
   }
 }
 

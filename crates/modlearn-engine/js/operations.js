@@ -4,7 +4,7 @@
 // a step only fails on the Rust side (timeout, memory, never settles).
 
 import { modFile } from "./require.js";
-import { callMod } from "./platform.js";
+import { callMod, drainHostTasks } from "./platform.js";
 import { createLettaHandle } from "./letta.js";
 import { conversationHandle, withGetContextTrap } from "./context.js";
 import { beginEmission, applyResult, finishEmission, handlerFailed, snapshotBeforeHandler } from "./dispatch.js";
@@ -258,12 +258,17 @@ class DisposeOperation {
     this.threw = [];
   }
 
+  /** Each disposer, then a turn of the loop for what they and the mod left queued (see `drainHostTasks`). */
   stepCount() {
-    return this.disposers.length;
+    return this.disposers.length + 1;
   }
 
   async step(index) {
     const { host } = this;
+    if (index === this.disposers.length) {
+      host.phase = "dispose";
+      return drainHostTasks();
+    }
     const { disposer, awaited } = this.disposers[index];
     host.phase = "dispose";
     try {
@@ -277,7 +282,8 @@ class DisposeOperation {
   }
 
   fail(index, error, fault) {
-    const { owner } = this.disposers[index];
+    const owner = this.disposers[index]?.owner ?? this.host.lastOwner;
+    if (owner === undefined || owner === null) return;
     if (this.threw.includes(owner.id)) return;
     if (!wasRecorded(error)) this.host.record({ owner, phase: "dispose", error, fault });
     this.threw.push(owner.id);

@@ -13,6 +13,8 @@ import { boundText } from "./diagnostics.js";
 export const VIRTUAL_EPOCH_MS = 1767225600000;
 
 const RealDate = globalThis.Date;
+/** The engine's own Promise, for the host's waits (the sandbox's tracks mod code's). */
+const RealPromise = globalThis.Promise;
 
 /** The engine's virtual clock and its timer queue. */
 export const clock = {
@@ -25,9 +27,23 @@ export const clock = {
   onTimerError: (_error, _owner) => {},
   /** Returns the owner whose code is running; set by the host. */
   currentOwner: () => null,
+  /** AsyncLocalStorage's context, carried into timers and queued tasks (node/async_hooks.js; set by the host). */
+  contextInUse: () => false,
+  captureContext: () => undefined,
+  runInContext: (_context, fn) => fn(),
 };
 
-function addTimer(fn, delay, args, interval) {
+/**
+ * Where an entry due at the same virtual time runs in a turn of the event loop, as measured in
+ * Bun under Letta's harness: `process.nextTick` callbacks first, then `setImmediate`, then
+ * finished I/O (an `fs` callback, an `fs/promises` promise), then timers. Ticks and I/O wait
+ * for a turn as in Bun, where the loop turns only when the code running waits on something:
+ * Letta's harness awaits a mod's `activate` and its handlers without one, so what they leave
+ * queued runs later. A dispose drains everything before timers (`drainHostTasks`).
+ */
+export const PHASE = Object.freeze({ tick: 0, immediate: 1, io: 2, drain: 3, timer: 4 });
+
+function addTimer(fn, delay, args, interval, phase = PHASE.timer) {
   if (typeof fn !== "function") {
     throw new TypeError("The callback passed to setTimeout/setInterval must be a function");
   }
@@ -41,6 +57,8 @@ function addTimer(fn, delay, args, interval) {
     args,
     interval: interval ? Math.max(1, ms) : null,
     owner: clock.currentOwner(),
+    phase,
+    context: clock.contextInUse() ? clock.captureContext() : undefined,
   };
   clock.timers.set(id, timer);
   timer.handle = new Timeout(timer, ms);
@@ -118,7 +136,7 @@ class Timeout {
  */
 export function setHostTimeout(fn, delay, owner = null, signal = null) {
   const id = clock.nextId++;
-  clock.timers.set(id, { id, due: clock.now + delay, seq: clock.seq++, fn, args: [], interval: null, owner, host: true, signal });
+  clock.timers.set(id, { id, due: clock.now + delay, seq: clock.seq++, fn, args: [], interval: null, owner, host: true, signal, phase: PHASE.timer });
   return id;
 }
 
@@ -141,9 +159,44 @@ export function clearHostTimeout(id) {
   clock.timers.delete(id);
 }
 
-/** Timer ids still scheduled, with their owners (for lifecycle checks). */
+/** Timer ids still scheduled, with their owners (for lifecycle checks); queued tasks are no timers. */
 export function pendingTimers() {
-  return [...clock.timers.values()];
+  return [...clock.timers.values()].filter((timer) => timer.task === undefined);
+}
+
+/**
+ * Queues `fn` (host code, which calls into the mod itself) for the loop's next turn in the
+ * phase of `task` ("tick" or "io"): no timer a mod can clear, nor a leftover once its mod is
+ * disposed, since the process runs it at once the next time its loop turns.
+ */
+export function queueHostTask(fn, task) {
+  const id = clock.nextId++;
+  const context = clock.contextInUse() ? clock.captureContext() : undefined;
+  clock.timers.set(id, { id, due: clock.now, seq: clock.seq++, fn, args: [], interval: null, owner: clock.currentOwner(), host: true, phase: PHASE[task], task, context });
+}
+
+/** How many turns a drain waits at most: ticks that queue ticks forever starve a loop in Bun too. */
+const DRAIN_TURNS = 100_000;
+
+/**
+ * A promise that settles once no tick, immediate or finished I/O waits for the loop, each
+ * having run (a step awaiting it has the loop turn until then; timers stay where they are).
+ */
+export function drainHostTasks() {
+  return new RealPromise((resolve) => {
+    let turns = 0;
+    const check = () => {
+      if (hostTasksQueued() && turns++ < DRAIN_TURNS) queueHostTask(check, "drain");
+      else resolve();
+    };
+    check();
+  });
+}
+
+/** Whether ticks, immediates or finished I/O wait for the loop's next turn. */
+export function hostTasksQueued() {
+  for (const timer of clock.timers.values()) if (timer.phase < PHASE.drain && timer.due <= clock.now) return true;
+  return false;
 }
 
 /** Drops every timer that belongs to `owner` (used when a load fails). */
@@ -162,7 +215,7 @@ export function clearTimersOf(owner) {
 export function advanceClock() {
   let next = null;
   for (const timer of clock.timers.values()) {
-    if (next === null || timer.due < next.due || (timer.due === next.due && timer.seq < next.seq)) {
+    if (next === null || timer.due < next.due || (timer.due === next.due && (timer.phase < next.phase || (timer.phase === next.phase && timer.seq < next.seq)))) {
       next = timer;
     }
   }
@@ -175,9 +228,11 @@ export function advanceClock() {
     next.seq = clock.seq++;
   }
   try {
-    // As in Node and Bun, a timer's callback gets its Timeout as `this`.
-    if (next.host) next.fn(...next.args);
-    else callMod(next.fn, next.handle, next.args);
+    // As in Node and Bun, a timer's callback gets its Timeout as `this`; it runs in the
+    // AsyncLocalStorage context it was scheduled in.
+    const run = () => (next.host ? next.fn(...next.args) : callMod(next.fn, next.handle, next.args));
+    if (next.context === undefined) run();
+    else clock.runInContext(next.context, run);
   } catch (error) {
     clock.onTimerError(error, next.owner);
   }
@@ -403,7 +458,7 @@ export const BUN_VERSION = "1.4.5";
  * Neither is enumerable: printing `Bun` reads only what a mod may use.
  */
 const BUN_DENIED_CALLS = [
-  "spawn", "spawnSync", "serve", "connect", "listen", "udpSocket", "$", "which", "build",
+  "serve", "connect", "listen", "udpSocket", "$", "build",
   "plugin", "gc", "openInEditor", "resolveSync", "resolve", "Transpiler", "Glob", "mmap", "allocUnsafe",
   "generateHeapSnapshot", "SQL", "S3Client",
 ];
@@ -411,6 +466,12 @@ const BUN_DENIED_READS = ["dns", "sql", "s3", "redis", "stdin", "stdout", "stder
 
 /** Bun.file and Bun.write, on the virtual file system (node/bun-file.js fills them in). */
 export const bunFileSystem = { file: null, write: null };
+
+/** Bun.CryptoHasher, on node:crypto's hashes (node/bun-crypto.js fills it in). */
+export const bunCrypto = { CryptoHasher: null };
+
+/** Bun.spawn, Bun.spawnSync and Bun.which, in the virtual shell (node/child_process.js fills them in). */
+export const bunProcess = { spawn: null, spawnSync: null, which: null };
 
 function virtualBun(global) {
   const bun = { version: BUN_VERSION, revision: "0000000000000000000000000000000000000000" };
@@ -422,6 +483,11 @@ function virtualBun(global) {
   bun.nanoseconds = () => Math.round(global.performance.now() * 1e6);
   bun.file = (path) => bunFileSystem.file(path);
   bun.write = (destination, data) => bunFileSystem.write(destination, data);
+  Object.defineProperty(bun, "CryptoHasher", { get: () => bunCrypto.CryptoHasher, enumerable: false });
+  for (const name of ["spawn", "spawnSync", "which"]) {
+    const call = { [name]: (...args) => bunProcess[name](...args) }[name];
+    Object.defineProperty(bun, name, { value: call, enumerable: false });
+  }
   const advice = "mods see only the letta handle and ctx";
   for (const name of BUN_DENIED_CALLS) {
     const denied = { [name]: () => deny(`Bun.${name}`, advice) }[name];
@@ -545,7 +611,7 @@ export function installSandbox(global) {
   global.setInterval = (fn, delay, ...args) => addTimer(fn, delay, args, true);
   global.clearTimeout = clearModTimer;
   global.clearInterval = clearModTimer;
-  global.setImmediate = (fn, ...args) => addTimer(fn, 0, args, false);
+  global.setImmediate = (fn, ...args) => addTimer(fn, 0, args, false, PHASE.immediate);
   global.clearImmediate = clearModTimer;
   delete global.Deno;
   delete global.__bootstrap;

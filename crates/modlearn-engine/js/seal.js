@@ -6,7 +6,6 @@
 
 import { clock, HostAccessError, watchSetting } from "./platform.js";
 import { performance } from "./web/install.js";
-import { DataCloneError } from "./clone.js";
 
 /** Globals the backend defines for its own use; none is part of any platform a mod targets. */
 const BACKEND_PREFIXES = ["__v8x", "__bootstrap"];
@@ -161,7 +160,7 @@ function closePrototypes(global) {
     lockBinding(global, name);
   }
   // The host's own error classes, which reach mods as what they catch.
-  for (const constructor of [HostAccessError, DataCloneError, global.DOMException]) {
+  for (const constructor of [HostAccessError, global.DOMException]) {
     if (typeof constructor !== "function") continue;
     close(constructor.prototype);
     close(constructor);

@@ -4,9 +4,10 @@
 // Nothing here reaches the host; the Rust side seeds it (`configure`'s
 // `world`) and reads the log back through the snapshot.
 
-import { clock } from "./platform.js";
+import { clock, VIRTUAL_EPOCH_MS } from "./platform.js";
 import { boundText } from "./diagnostics.js";
 import { byteLength, utf8Decode, utf8Encode } from "./web/encoding.js";
+import { runArgv, runShellLine } from "./shell.js";
 
 /** The fixed facts of the virtual machine (documented in ARCHITECTURE.md). */
 export const MACHINE = Object.freeze({
@@ -145,6 +146,7 @@ export function seedWorld(seed = {}) {
     exitCode: command.exitCode ?? 0,
   }));
   world.defaultOutput = seed.defaultOutput ?? null;
+  captureRepository();
   world.dialogs = Array.isArray(seed.dialogs) ? seed.dialogs.map((rule) => ({ ...rule })) : null;
   seeded = { env: envWeight(world.env), cwd: world.cwd };
 }
@@ -179,90 +181,123 @@ export function isWritable(path) {
   return world.writable.some((root) => path === root || path.startsWith(`${root}/`));
 }
 
-// What a shell answers without running a program (`echo uv`, `pwd`, `true`), and a clean
-// checkout of the repository stub at the working directory: what the common read-only git
-// queries answer when the scenario scripts nothing else.
-function builtinAnswer(command) {
-  const shell = shellBuiltinAnswer(command);
-  if (shell !== null) return shell;
-  const git = /^git\s+(.*)$/.exec(command.trim());
-  if (!git) return null;
-  const args = git[1].trim().replace(/\s+/g, " ");
-  const answers = {
-    "rev-parse --abbrev-ref HEAD": "main\n",
-    "branch --show-current": "main\n",
-    "rev-parse --show-toplevel": `${world.cwd}\n`,
-    "rev-parse --is-inside-work-tree": "true\n",
-    "rev-parse HEAD": "0000000000000000000000000000000000000000\n",
-    "rev-parse --short HEAD": "0000000\n",
-    "status --porcelain": "",
-    "status --short": "",
-    "diff": "",
-    "diff --stat": "",
-    "diff --cached": "",
-    "diff --name-only": "",
-    "stash list": "",
-  };
-  return Object.hasOwn(answers, args) ? { stdout: answers[args], stderr: "", exitCode: 0 } : null;
+// ───────────────────────── commands ─────────────────────────
+// A command line runs in the virtual shell (shell.js): sh's grammar and the common read-only
+// utilities over this world, and the git stub (shell-git.js) for a repository at the seeded
+// working directory holding the seeded files in one commit.
+
+/** The seeded repository: its root, the files of its one commit (copies), and that commit's time. */
+let seededRepo = { root: "/workspace", tracked: new Map(), time: VIRTUAL_EPOCH_MS };
+
+function captureRepository() {
+  const tracked = new Map();
+  const prefix = world.cwd === "/" ? "/" : `${world.cwd}/`;
+  for (const [path, node] of world.nodes) {
+    if (node.kind !== "file" || !path.startsWith(prefix) || path.slice(prefix.length).split("/").includes(".git")) continue;
+    tracked.set(path, new Uint8Array(node.data));
+  }
+  // Committed when the virtual clock starts, whenever the seed comes: the same on every run.
+  seededRepo = { root: world.cwd, tracked, time: VIRTUAL_EPOCH_MS };
 }
 
-/**
- * `echo`, `printf`-free: a lone `echo [-n] words`, `pwd`, `true` or `false`, with nothing the
- * shell would expand or redirect (anything else is left to the scenario's script).
- */
-function shellBuiltinAnswer(command) {
-  const words = plainWords(command);
-  if (words === null || words.length === 0) return null;
-  const [name, ...args] = words;
-  const done = (stdout, exitCode = 0) => ({ stdout, stderr: "", exitCode });
-  if (name === "echo") return args[0] === "-n" ? done(args.slice(1).join(" ")) : done(`${args.join(" ")}\n`);
-  if (name === "pwd" && args.length === 0) return done(`${world.cwd}\n`);
-  if (name === "true") return done("");
-  if (name === "false") return done("", 1);
+/** Sets a file's text the way node:fs does, with its effect; an error code when it cannot. */
+function shellWrite(path, text, append) {
+  const kind = append ? "file_append" : "file_write";
+  const fail = (error) => {
+    recordEffect({ kind, path, ok: false, error });
+    return error;
+  };
+  for (let dir = parentOf(path); ; dir = parentOf(dir)) {
+    const node = world.nodes.get(dir);
+    if (!node) return fail("ENOENT");
+    if (node.kind !== "dir") return fail("ENOTDIR");
+    if (dir === "/") break;
+  }
+  const existing = world.nodes.get(path);
+  if (existing?.kind === "dir") return fail("EISDIR");
+  if (!isWritable(path)) return fail("EACCES");
+  const bytes = utf8Encode(text);
+  if (existing) {
+    if (append && bytes.length === 0) return null;
+    const joined = append ? new Uint8Array(existing.data.length + bytes.length) : bytes;
+    if (append) {
+      joined.set(existing.data);
+      joined.set(bytes, existing.data.length);
+    }
+    existing.data = joined;
+    existing.mtimeMs = clock.now;
+  } else {
+    world.nodes.set(path, { kind: "file", data: bytes, mtimeMs: clock.now, birthtimeMs: clock.now, mode: 0o100644 });
+    const parent = world.nodes.get(parentOf(path));
+    if (parent) parent.mtimeMs = clock.now;
+  }
+  world.written.add(path);
+  recordEffect({ kind, path, ok: true, bytes: bytes.length });
   return null;
 }
 
-/** A command line's words with their quotes removed, or null if the shell would do more. */
-function plainWords(command) {
-  const words = [];
-  const pattern = /\s*(?:'([^']*)'|"((?:[^"\\$`]|\\["\\$`])*)"|([^\s'"\\|&;<>()$`*?[\]{}~#=!]+))/y;
-  let word = null;
-  let index = 0;
-  const text = command.trimEnd();
-  while (index < text.length) {
-    const start = index;
-    pattern.lastIndex = index;
-    const match = pattern.exec(text);
-    if (match === null) return null;
-    const part = match[1] ?? (match[2] === undefined ? match[3] : match[2].replace(/\\(["\\$`])/g, "$1"));
-    // A part glued to the last one (`a"b"`) continues its word.
-    if (word !== null && !/^\s/.test(text.slice(start, pattern.lastIndex))) word += part;
-    else {
-      if (word !== null) words.push(word);
-      word = part;
+function scriptedAnswer(text) {
+  for (const scripted of world.commands) {
+    let matches;
+    try {
+      matches = scripted.regex ? new RegExp(scripted.pattern).test(text) : text.trim() === scripted.pattern.trim();
+    } catch {
+      matches = false;
     }
-    index = pattern.lastIndex;
+    if (matches) return { stdout: scripted.stdout, stderr: scripted.stderr, exitCode: scripted.exitCode };
   }
-  if (word !== null) words.push(word);
-  return words;
+  return null;
 }
 
-/**
- * Answers `command` (a shell command line) from the scenario's scripted
- * commands, then the repository stub, then the environment's default Bash
- * output; anything else fails as a missing program would. Nothing runs.
- */
-export function simulateCommand(command, via, stdin, env) {
-  const text = String(command);
-  let answer = null;
-  for (const scripted of world.commands) {
-    const matches = scripted.regex ? new RegExp(scripted.pattern).test(text) : text.trim() === scripted.pattern.trim();
-    if (matches) {
-      answer = { stdout: scripted.stdout, stderr: scripted.stderr, exitCode: scripted.exitCode };
-      break;
+/** What the shell sees of this world. */
+const shellHost = {
+  machine: MACHINE,
+  resolve: (cwd, path) => normalizeAbsolute(path.startsWith("/") ? path : `${cwd}/${path}`),
+  node: (path) => world.nodes.get(path),
+  list(path) {
+    if (world.nodes.get(path)?.kind !== "dir") return null;
+    const prefix = path === "/" ? "/" : `${path}/`;
+    const names = [];
+    for (const key of world.nodes.keys()) {
+      if (key !== path && key.startsWith(prefix) && !key.slice(prefix.length).includes("/")) names.push(key.slice(prefix.length));
     }
+    return names;
+  },
+  files: () => [...world.nodes].filter(([, node]) => node.kind === "file").map(([path]) => path),
+  read: (path) => utf8Decode(world.nodes.get(path).data),
+  decode: (data) => utf8Decode(data),
+  write: shellWrite,
+  writable: (path) => isWritable(path),
+  scripted: scriptedAnswer,
+  now: () => clock.now,
+  repo: () => seededRepo,
+  get defaultOutput() {
+    return world.defaultOutput;
+  },
+};
+
+/**
+ * Answers `command` (a shell command line, or the line an argv is recorded as): the
+ * scenario's scripted commands first, then the virtual shell; what the shell cannot model
+ * gets the environment's default Bash output, or fails as a missing program would. With
+ * `options.argv` the program runs without a shell (execFile, spawn, Bun.spawn); `options.cwd`
+ * is the child's working directory, `options.shell` the shell of a command line. Nothing runs.
+ */
+export function simulateCommand(command, via, stdin, env, options = {}) {
+  const text = String(command);
+  let answer = scriptedAnswer(text);
+  const cwd = options.cwd === undefined || options.cwd === null ? world.cwd : resolvePath(String(options.cwd));
+  if (answer === null) {
+    const childEnv = env !== null && typeof env === "object" ? env : world.env;
+    const input = stdin === undefined || stdin === null ? "" : typeof stdin === "string" ? stdin : ArrayBuffer.isView(stdin) ? utf8Decode(stdin) : String(stdin);
+    const ran = Array.isArray(options.argv)
+      ? runArgv(options.argv, shellHost, { cwd, env: childEnv, stdin: input })
+      : runShellLine(text, shellHost, { cwd, env: childEnv, stdin: input, shell: typeof options.shell === "string" ? options.shell : "/bin/sh" });
+    // A program the machine does not have fails as it always has here (a shell's 127), not with
+    // Bun's ENOENT: the real machine has many programs this one does not model, and a mod that
+    // runs one there has no reason to expect the spawn itself to fail.
+    if (!ran.notFound && ran.unsupported === undefined) answer = { stdout: ran.stdout, stderr: ran.stderr, exitCode: ran.exitCode };
   }
-  answer ??= builtinAnswer(text);
   if (answer === null && world.defaultOutput !== null) answer = { stdout: world.defaultOutput, stderr: "", exitCode: 0 };
   if (answer === null) {
     const program = text.trim().split(/\s+/)[0] ?? "";

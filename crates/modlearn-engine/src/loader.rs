@@ -290,9 +290,15 @@ fn data_module(specifier: &ModuleSpecifier) -> Result<ModuleSource, ModuleLoader
 const NODE_BUILTINS: &[&str] = &[
     "assert",
     "assert/strict",
+    "async_hooks",
     "buffer",
     "child_process",
+    "console",
+    "constants",
     "crypto",
+    "diagnostics_channel",
+    "dns",
+    "dns/promises",
     "events",
     "fs",
     "fs/promises",
@@ -305,7 +311,10 @@ const NODE_BUILTINS: &[&str] = &[
     "path/posix",
     "perf_hooks",
     "process",
+    "punycode",
     "querystring",
+    "readline",
+    "readline/promises",
     "stream",
     "stream/promises",
     "stream/web",
@@ -316,33 +325,15 @@ const NODE_BUILTINS: &[&str] = &[
     "url",
     "util",
     "util/types",
-];
-
-/// Node built-ins Bun has that the sandbox does not (yet): refused with a message that says so,
-/// rather than as an unknown package.
-const NODE_MISSING: &[&str] = &[
-    "async_hooks",
-    "cluster",
-    "dgram",
-    "diagnostics_channel",
-    "dns",
-    "dns/promises",
-    "domain",
-    "http2",
-    "inspector",
-    "punycode",
-    "readline",
-    "readline/promises",
-    "repl",
-    "sqlite",
-    "test",
-    "tls",
-    "trace_events",
     "v8",
     "vm",
     "worker_threads",
     "zlib",
 ];
+
+/// Node built-ins Bun has that the sandbox does not (yet): refused with a message that says so,
+/// rather than as an unknown package.
+const NODE_MISSING: &[&str] = &["cluster", "dgram", "domain", "http2", "inspector", "repl", "sqlite", "test", "tls", "trace_events"];
 
 /// The host module behind a Node built-in import (`node:path`, `path`, `node:fs/promises`), or
 /// the refusal for one the sandbox lacks; `None` for anything that is not a Node built-in name.

@@ -6,7 +6,7 @@ import {
   blake2b, blake2s, hkdf as hkdfBytes, hmac, md5, pbkdf2 as pbkdf2Bytes, ripemd160, scrypt as scryptBytes, sha1, sha224, sha256,
   sha384, sha3_224, sha3_256, sha3_384, sha3_512, sha512, sha512_224, sha512_256, shake128, shake256,
 } from "../vendor/hashes.js";
-import { callMod } from "../platform.js";
+import { callMod, queueHostTask } from "../platform.js";
 import { Buffer } from "../web/buffer.js";
 import { fillRandom, getRandomValues, randomUUID, subtle, webCrypto } from "../web/crypto.js";
 
@@ -148,7 +148,7 @@ function later(callback, derive, noError) {
     throw error;
   }
   const key = derive();
-  queueMicrotask(() => callMod(callback, undefined, [noError, key]));
+  queueHostTask(() => callMod(callback, undefined, [noError, key]), "io");
 }
 
 export function pbkdf2Sync(password, salt, iterations, keylen, digest) {
@@ -210,7 +210,7 @@ export function scrypt(password, salt, keylen, options, callback) {
 export function randomBytes(size, callback) {
   const bytes = Buffer.from(fillRandom(new Uint8Array(size)));
   if (typeof callback === "function") {
-    queueMicrotask(() => callMod(callback, undefined, [null, bytes]));
+    queueHostTask(() => callMod(callback, undefined, [null, bytes]), "io");
     return undefined;
   }
   return bytes;
@@ -225,7 +225,7 @@ export function randomFillSync(buffer, offset = 0, size) {
 export function randomFill(buffer, ...rest) {
   const callback = rest.pop();
   randomFillSync(buffer, ...rest);
-  queueMicrotask(() => callMod(callback, undefined, [null, buffer]));
+  queueHostTask(() => callMod(callback, undefined, [null, buffer]), "io");
 }
 
 export function randomInt(min, max, callback) {
@@ -243,7 +243,7 @@ export function randomInt(min, max, callback) {
   const [high, low] = fillRandomWords();
   const value = min + Math.floor(((high * 2 ** 21 + (low >>> 11)) / 2 ** 53) * range);
   if (typeof callback === "function") {
-    queueMicrotask(() => callMod(callback, undefined, [null, value]));
+    queueHostTask(() => callMod(callback, undefined, [null, value]), "io");
     return undefined;
   }
   return value;

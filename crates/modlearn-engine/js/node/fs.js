@@ -4,7 +4,8 @@
 
 import { Buffer } from "../web/buffer.js";
 import { fileStreams } from "./fs-streams.js";
-import { clock, randomUint32 } from "../platform.js";
+import { fileDescriptors } from "./fs-descriptors.js";
+import { callMod, clock, queueHostTask, randomUint32 } from "../platform.js";
 import { isWritable, parentOf, recordEffect, resolvePath, world } from "../world.js";
 
 const ERRORS = {
@@ -482,8 +483,11 @@ const SYNC = {
   utimes: utimesSync, truncate: truncateSync,
 };
 
-/** The callback form of a sync call: the callback runs after the caller's code, as in Node. */
-function callbackForm(name, sync) {
+/**
+ * The callback form of a sync call: the callback runs after the caller's code, as in Node.
+ * With `spread`, the call answers the callback's arguments after the error, as a list.
+ */
+function callbackForm(name, sync, spread = false) {
   const wrapped = {
     [name](...args) {
       const callback = args.pop();
@@ -499,15 +503,28 @@ function callbackForm(name, sync) {
       } catch (error) {
         failure = error;
       }
-      queueMicrotask(() => (failure ? callback(failure) : callback(null, result)));
+      // The work is done now (its effects recorded in order); the callback runs when the
+      // loop turns, as a real file operation's does.
+      const results = failure ? [failure] : spread ? [null, ...result] : [null, result];
+      queueHostTask(() => callMod(callback, undefined, results), "io");
     },
   }[name];
   return wrapped;
 }
 
-/** The promise form of a sync call. */
+/** The promise form of a sync call: done now, settled when the loop turns, as Bun's are. */
 export function promiseForm(sync) {
-  return async (...args) => sync(...args);
+  return (...args) =>
+    new Promise((resolve, reject) => {
+      let result;
+      try {
+        result = sync(...args);
+      } catch (error) {
+        queueHostTask(() => reject(error), "io");
+        return;
+      }
+      queueHostTask(() => resolve(result), "io");
+    });
 }
 
 export const readFile = callbackForm("readFile", readFileSync);
@@ -532,11 +549,52 @@ export const truncate = callbackForm("truncate", truncateSync);
 /** `fs.exists` (deprecated in Node, still used): a callback with one boolean. */
 export function exists(path, callback) {
   const found = existsSync(path);
-  queueMicrotask(() => callback(found));
+  queueHostTask(() => callMod(callback, undefined, [found]), "io");
 }
+
+/** `fs.cpSync`: a file, or with `recursive` a directory and all it holds. */
+export function cpSync(from, to, options = {}) {
+  const source = statSync(from);
+  if (source.isDirectory()) {
+    if (!options?.recursive) {
+      const error = new Error(`Recursive option is required to copy a directory: ${from}`);
+      Object.assign(error, { code: "ERR_FS_EISDIR", syscall: "cp", path: String(from) });
+      throw error;
+    }
+    mkdirSync(to, { recursive: true });
+    for (const name of readdirSync(from)) cpSync(`${from}/${name}`, `${to}/${name}`, options);
+    return;
+  }
+  if (options?.errorOnExist && options?.force === false && existsSync(to)) throw fsError("EEXIST", "cp", String(to));
+  if (options?.force === false && existsSync(to)) return;
+  copyFileSync(from, to);
+}
+
+const descriptors = fileDescriptors({ readFileSync, writeFileSync, statSync, existsSync });
+export const { openSync, closeSync, writeSync, readSync, fstatSync, ftruncateSync, fsyncSync, fdatasyncSync } = descriptors;
+
+/** A descriptor call's callback form: Node's read and write callbacks get the buffer too. */
+function descriptorCallback(name, sync, withBuffer) {
+  return callbackForm(name, (...args) => {
+    const result = sync(...args);
+    return withBuffer ? [result, args[1]] : result;
+  }, withBuffer);
+}
+
+export const open = descriptorCallback("open", openSync, false);
+export const close = descriptorCallback("close", closeSync, false);
+export const write = descriptorCallback("write", writeSync, true);
+export const read = descriptorCallback("read", readSync, true);
+export const fstat = descriptorCallback("fstat", fstatSync, false);
+export const ftruncate = descriptorCallback("ftruncate", ftruncateSync, false);
+export const fsync = descriptorCallback("fsync", fsyncSync, false);
+export const fdatasync = descriptorCallback("fdatasync", fdatasyncSync, false);
+export const cp = callbackForm("cp", cpSync);
 
 export const promises = Object.fromEntries(Object.entries(SYNC).map(([name, sync]) => [name, promiseForm(sync)]));
 promises.constants = constants;
+promises.open = descriptors.openHandle;
+promises.cp = promiseForm(cpSync);
 
 export const { createReadStream, createWriteStream } = fileStreams({ appendFileSync, readFileSync, writeFileSync });
 
@@ -545,6 +603,8 @@ const fs = {
   readFile, writeFile, appendFile, mkdir, mkdtemp, readdir, stat, lstat, access, rm, unlink, rmdir, rename,
   copyFile, realpath, chmod, utimes, truncate, exists, existsSync, watch, watchFile, unwatchFile,
   promises, constants, F_OK, R_OK, W_OK, X_OK, Stats, Dirent, createReadStream, createWriteStream,
+  cpSync, cp, openSync, closeSync, writeSync, readSync, fstatSync, ftruncateSync, fsyncSync, fdatasyncSync,
+  open, close, write, read, fstat, ftruncate, fsync, fdatasync,
 };
 export { Dirent };
 export default fs;

@@ -4,6 +4,7 @@
 
 import { EventEmitter } from "./events.js";
 import { networkError } from "../web/network.js";
+import { queueHostTask } from "../platform.js";
 
 function targetOf(input, options) {
   if (typeof input === "string" || input instanceof URL) {
@@ -30,7 +31,7 @@ function failingRequest(scheme, input, options, via) {
     destroy: () => request,
     destroyed: false,
   });
-  queueMicrotask(() => request.emit("error", error));
+  queueHostTask(() => request.emit("error", error), "io");
   return request;
 }
 
@@ -41,7 +42,7 @@ function listenRefused(via) {
     Object.assign(error, { code: "EACCES", errno: -13, syscall: "listen" });
     const port = typeof args[0] === "object" && args[0] !== null ? args[0].port : args[0];
     networkError("localhost", { url: `listen ${port ?? 0}`, via });
-    queueMicrotask(() => server.emit("error", error));
+    queueHostTask(() => server.emit("error", error), "io");
     return server;
   };
   server.close = (callback) => {
@@ -76,7 +77,7 @@ export function netModule() {
     const socket = new EventEmitter();
     const error = networkError(options.host ?? "localhost", { url: `${options.host ?? "localhost"}:${options.port}`, via: "net.connect" });
     Object.assign(socket, { write: () => false, end: () => socket, destroy: () => socket, setTimeout: () => socket, setEncoding: () => socket, setKeepAlive: () => socket, setNoDelay: () => socket });
-    queueMicrotask(() => socket.emit("error", error));
+    queueHostTask(() => socket.emit("error", error), "io");
     return socket;
   };
   return {

@@ -2,7 +2,7 @@
 // never the host's. `env` holds only what the scenario seeded; reads are
 // logged as effects; `exit` is refused with a diagnostic (it would end Letta).
 
-import { BUN_VERSION, callMod, clock, VIRTUAL_EPOCH_MS, hostAccessDenied, watchSetting } from "../platform.js";
+import { BUN_VERSION, callMod, clock, VIRTUAL_EPOCH_MS, hostAccessDenied, queueHostTask, watchSetting } from "../platform.js";
 import { deferred, recordEffect, world } from "../world.js";
 
 const NODE_VERSION = "v24.3.0";
@@ -91,10 +91,8 @@ hrtime.bigint = () => BigInt(clock.now - VIRTUAL_EPOCH_MS) * 1000000n;
 
 function stream(fd, level) {
   return {
+    // A pipe, as the harness's stdout is: no isTTY, no columns or rows (Bun leaves them unset).
     fd,
-    isTTY: false,
-    columns: 80,
-    rows: 24,
     write(chunk, encoding, callback) {
       const text = typeof chunk === "string" ? chunk : new TextDecoder().decode(chunk);
       for (const line of text.replace(/\n$/, "").split("\n")) console[level](line);
@@ -146,7 +144,7 @@ export const process = {
   umask: () => 0o22,
   nextTick(callback, ...args) {
     if (typeof callback !== "function") throw new TypeError("The \"callback\" argument must be of type function");
-    queueMicrotask(() => callMod(callback, undefined, args));
+    queueHostTask(() => callMod(callback, undefined, args), "tick");
   },
   emitWarning(warning) {
     console.warn(typeof warning === "string" ? `Warning: ${warning}` : String(warning));
@@ -183,7 +181,7 @@ export const process = {
   listenerCount: (event) => (listeners.get(event) ?? []).length,
   stdout: stream(1, "log"),
   stderr: stream(2, "error"),
-  stdin: { fd: 0, isTTY: false, on() { return this; }, once() { return this; }, off() { return this; }, setRawMode() {}, resume() {}, pause() {} },
+  stdin: { fd: 0, on() { return this; }, once() { return this; }, off() { return this; }, setRawMode() {}, resume() {}, pause() {} },
   features: { inspector: false, typescript: "transform" },
   // Frozen, as Node has it since v19 (DEP0150).
   config: Object.freeze({ variables: Object.freeze({}) }),

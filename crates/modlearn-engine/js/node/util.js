@@ -6,7 +6,7 @@ import inspectModule from "../vendor/inspect.js";
 import { TextDecoder, TextEncoder } from "../web/encoding.js";
 import types from "./util-types.js";
 import { deepEqual } from "./deep-equal.js";
-import { callMod } from "../platform.js";
+import { callMod, queueHostTask } from "../platform.js";
 import { Buffer } from "../web/buffer.js";
 import { process } from "./process.js";
 import { parseArgs as parseArgsWith } from "./parse-args.js";
@@ -47,10 +47,10 @@ export function callbackify(original) {
   return function callbackified(...args) {
     const callback = args.pop();
     callMod(original, this, args).then(
-      (value) => queueMicrotask(() => callMod(callback, undefined, [null, value])),
+      (value) => queueHostTask(() => callMod(callback, undefined, [null, value]), "tick"),
       (reason) => {
         const error = reason || Object.assign(new Error("Promise was rejected with a falsy value"), { reason, code: "ERR_FALSY_VALUE_REJECTION" });
-        queueMicrotask(() => callMod(callback, undefined, [error]));
+        queueHostTask(() => callMod(callback, undefined, [error]), "tick");
       },
     );
   };
@@ -84,15 +84,28 @@ export const isArray = Array.isArray;
 export const isError = (value) => value instanceof Error;
 export const toUSVString = (text) => String(text).toWellFormed?.() ?? String(text);
 
-export function styleText(format, text) {
-  const codes = { reset: [0, 0], bold: [1, 22], dim: [2, 22], italic: [3, 23], underline: [4, 24], inverse: [7, 27], red: [31, 39], green: [32, 39], yellow: [33, 39], blue: [34, 39], magenta: [35, 39], cyan: [36, 39], white: [37, 39], gray: [90, 39], grey: [90, 39] };
-  let out = String(text);
+/**
+ * Node's styleText: with `validateStream` (the default) the codes are left out unless `stream`
+ * is a terminal, and the virtual machine's stdout is a pipe, so a mod gets the plain text, as
+ * under Letta's harness; the format is checked either way.
+ */
+export function styleText(format, text, { validateStream = true, stream = process.stdout } = {}) {
+  const colors = inspect.colors;
+  const names = Object.getOwnPropertyNames(colors);
+  let left = "";
+  let right = "";
   for (const name of Array.isArray(format) ? format : [format]) {
-    const code = codes[name];
-    if (!code) throw new TypeError(`The argument 'format' must be one of: ${Object.keys(codes).join(", ")}. Received ${inspect(name)}`);
-    out = `\u001b[${code[0]}m${out}\u001b[${code[1]}m`;
+    const code = Object.hasOwn(colors, name) ? colors[name] : undefined;
+    if (code === undefined) {
+      const error = new TypeError(`The argument 'format' must be one of: ${names.map((each) => `'${each}'`).join(", ")}. Received ${inspect(name)}`);
+      error.code = "ERR_INVALID_ARG_VALUE";
+      throw error;
+    }
+    left += `\u001b[${code[0]}m`;
+    right = `\u001b[${code[1]}m${right}`;
   }
-  return out;
+  if (validateStream && !stream?.isTTY) return String(text);
+  return `${left}${text}${right}`;
 }
 
 export function aborted(signal, _resource) {

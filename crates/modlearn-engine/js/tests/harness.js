@@ -1,6 +1,8 @@
 // A minimal test harness for the host modules, run inside the real engine
 // by the Rust test `js_unit_tests` (one Rust test per file).
 
+import { advanceClock } from "../platform.js";
+
 const tests = [];
 
 /** Registers a test; `fn` may be async. */
@@ -50,12 +52,31 @@ function sortedJson(value) {
   });
 }
 
+/**
+ * Waits for `promise` as the engine's step loop does: promise jobs first, then a turn of the
+ * virtual event loop (ticks, finished I/O, timers) whenever they alone are left to run.
+ */
+async function settle(promise) {
+  const state = { done: false, failed: false, value: undefined };
+  promise.then(
+    (value) => Object.assign(state, { done: true, value }),
+    (value) => Object.assign(state, { done: true, failed: true, value }),
+  );
+  for (let turns = 0; !state.done && turns < 100_000; turns++) {
+    for (let jobs = 0; jobs < 64 && !state.done; jobs++) await null;
+    if (!state.done && !advanceClock()) break;
+  }
+  if (!state.done) throw new Error("the test awaited a promise that can never settle");
+  if (state.failed) throw state.value;
+  return state.value;
+}
+
 globalThis.__modlearnTests = {
   async run() {
     const results = [];
     for (const { name, fn } of tests) {
       try {
-        await fn();
+        await settle(Promise.resolve().then(fn));
         results.push({ name, ok: true });
       } catch (error) {
         results.push({ name, ok: false, error: String(error && error.stack ? `${error.message}\n${error.stack}` : error) });

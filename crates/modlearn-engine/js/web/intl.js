@@ -1,13 +1,12 @@
 // A minimal Intl with Bun's en-US output, in the UTC time zone: the engine
 // has no ICU. Every locale formats as en-US (a mod that asks for another
-// locale gets en-US text); other time zones and unsupported options throw a
-// RangeError that says so, rather than print something Bun would not.
+// locale gets en-US text) save the numeric dates of a few (intl-dates.js);
+// other time zones and unsupported options throw a RangeError that says so,
+// rather than print something Bun would not.
 
 import { ListFormat, RelativeTimeFormat } from "./intl-phrases.js";
+import { DateTimeFormat } from "./intl-dates.js";
 
-const MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"];
-const DAYS = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"];
-const UTC_NAMES = new Set(["utc", "etc/utc", "gmt", "etc/gmt", "etc/universal", "universal", "zulu", "etc/zulu"]);
 const CURRENCY_SYMBOLS = { USD: "$", EUR: "€", GBP: "£", JPY: "¥", CAD: "CA$", AUD: "A$", INR: "₹", CNY: "CN¥", KRW: "₩", MXN: "MX$", BRL: "R$" };
 const ZERO_DECIMAL_CURRENCIES = new Set(["JPY", "KRW", "VND", "CLP", "ISK", "HUF_"]);
 
@@ -353,193 +352,6 @@ const UNITS = {
   degree: [" deg", " deg", " degree", " degrees", "°"],
 };
 
-// ---- dates ----
-
-function checkTimeZone(timeZone) {
-  if (timeZone === undefined) return "UTC";
-  const name = String(timeZone);
-  if (UTC_NAMES.has(name.toLowerCase())) return "UTC";
-  throw unsupported(`The time zone '${name}'`);
-}
-
-const DATE_FIELDS = ["weekday", "era", "year", "month", "day", "dayPeriod", "hour", "minute", "second", "fractionalSecondDigits", "timeZoneName"];
-
-function two(n) {
-  return String(n).padStart(2, "0");
-}
-
-export class DateTimeFormat {
-  #o;
-  constructor(locales, options = {}, defaults = "date") {
-    options = options ?? {};
-    const o = { locale: canonicalLocale(locales), calendar: "gregory", numberingSystem: "latn", timeZone: checkTimeZone(options.timeZone) };
-    const hourCycle = options.hourCycle !== undefined ? String(options.hourCycle) : undefined;
-    const hour12 = options.hour12 !== undefined ? Boolean(options.hour12) : hourCycle ? hourCycle === "h12" || hourCycle === "h11" : true;
-    if (options.dateStyle !== undefined || options.timeStyle !== undefined) {
-      for (const field of DATE_FIELDS) {
-        if (options[field] !== undefined) throw new TypeError(`Can't set option ${field} when ${options.dateStyle !== undefined ? "dateStyle" : "timeStyle"} is used`);
-      }
-      if (options.timeStyle !== undefined) o.hourCycle = hour12 ? "h12" : "h23", o.hour12 = hour12;
-      if (options.dateStyle !== undefined) o.dateStyle = String(options.dateStyle);
-      if (options.timeStyle !== undefined) o.timeStyle = String(options.timeStyle);
-    } else {
-      // As ECMA-402: a time zone name alone still gets the default fields.
-      const any = DATE_FIELDS.some((field) => field !== "timeZoneName" && options[field] !== undefined);
-      const fields = {};
-      for (const field of DATE_FIELDS) if (options[field] !== undefined) fields[field] = String(options[field]);
-      if (!any) {
-        if (defaults === "date" || defaults === "all") Object.assign(fields, { year: "numeric", month: "numeric", day: "numeric" });
-        if (defaults === "time" || defaults === "all") Object.assign(fields, { hour: "numeric", minute: "2-digit", second: "2-digit" });
-      }
-      if (fields.hour !== undefined) o.hourCycle = hour12 ? "h12" : "h23", o.hour12 = hour12;
-      // Bun reports minutes and seconds as 2-digit whenever an hour is shown.
-      if (fields.hour !== undefined && fields.minute !== undefined) fields.minute = "2-digit";
-      if (fields.minute !== undefined && fields.second !== undefined) fields.second = "2-digit";
-      for (const field of DATE_FIELDS) if (fields[field] !== undefined) o[field] = fields[field];
-    }
-    this.#o = o;
-  }
-
-  get format() {
-    return (date) => this.#format(date);
-  }
-
-  formatToParts(date) {
-    return [{ type: "literal", value: this.#format(date) }];
-  }
-
-  /** Two instants that format alike are one (Bun's "1/1/1970" for a range within a day). */
-  formatRange(start, end) {
-    const [from, to] = [this.#format(start), this.#format(end)];
-    return from === to ? from : `${from} – ${to}`;
-  }
-
-  resolvedOptions() {
-    return { ...this.#o };
-  }
-
-  static supportedLocalesOf(locales) {
-    return supportedLocalesOf(locales);
-  }
-
-  #format(input) {
-    const time = input === undefined ? Date.now() : typeof input === "number" ? input : Number(input);
-    if (!Number.isFinite(time)) throw new RangeError("Invalid time value");
-    const d = new globalThis.Date(time);
-    const o = this.#o;
-    const parts = {
-      year: d.getUTCFullYear(),
-      month: d.getUTCMonth(),
-      day: d.getUTCDate(),
-      weekday: d.getUTCDay(),
-      hour: d.getUTCHours(),
-      minute: d.getUTCMinutes(),
-      second: d.getUTCSeconds(),
-      ms: d.getUTCMilliseconds(),
-    };
-    if (o.dateStyle !== undefined || o.timeStyle !== undefined) {
-      const date = o.dateStyle && styleDate(o.dateStyle, parts);
-      const timeText = o.timeStyle && styleTime(o.timeStyle, parts, o.hour12);
-      if (date && timeText) return o.dateStyle === "full" || o.dateStyle === "long" ? `${date} at ${timeText}` : `${date}, ${timeText}`;
-      return date || timeText;
-    }
-    const date = fieldDate(o, parts);
-    const timeText = fieldTime(o, parts);
-    let text = date && timeText ? `${date}, ${timeText}` : date || timeText;
-    if (o.timeZoneName !== undefined) text += o.timeZoneName === "long" ? " Coordinated Universal Time" : " UTC";
-    return text;
-  }
-}
-
-function styleDate(style, p) {
-  const year = p.year;
-  switch (style) {
-    case "full":
-      return `${DAYS[p.weekday]}, ${MONTHS[p.month]} ${p.day}, ${year}`;
-    case "long":
-      return `${MONTHS[p.month]} ${p.day}, ${year}`;
-    case "medium":
-      return `${MONTHS[p.month].slice(0, 3)} ${p.day}, ${year}`;
-    case "short":
-      return `${p.month + 1}/${p.day}/${two(year % 100)}`;
-    default:
-      throw new RangeError(`Value ${style} out of range for Intl.DateTimeFormat options property dateStyle`);
-  }
-}
-
-function clockText(p, hour12, withSeconds, hourStyle = "numeric") {
-  const h = hour12 ? p.hour % 12 || 12 : p.hour;
-  const hour = hourStyle === "2-digit" || !hour12 ? two(h) : String(h);
-  const body = `${hour}:${two(p.minute)}${withSeconds ? `:${two(p.second)}` : ""}`;
-  return hour12 ? `${body} ${p.hour < 12 ? "AM" : "PM"}` : body;
-}
-
-function styleTime(style, p, hour12) {
-  switch (style) {
-    case "full":
-      return `${clockText(p, hour12, true)} Coordinated Universal Time`;
-    case "long":
-      return `${clockText(p, hour12, true)} UTC`;
-    case "medium":
-      return clockText(p, hour12, true);
-    case "short":
-      return clockText(p, hour12, false);
-    default:
-      throw new RangeError(`Value ${style} out of range for Intl.DateTimeFormat options property timeStyle`);
-  }
-}
-
-function monthText(style, month) {
-  if (style === "long") return MONTHS[month];
-  if (style === "short") return MONTHS[month].slice(0, 3);
-  if (style === "narrow") return MONTHS[month][0];
-  return null;
-}
-
-function weekdayText(style, day) {
-  if (style === "long") return DAYS[day];
-  if (style === "short") return DAYS[day].slice(0, 3);
-  return DAYS[day][0];
-}
-
-function fieldDate(o, p) {
-  const year = o.year === undefined ? null : o.year === "2-digit" ? two(p.year % 100) : String(p.year);
-  const day = o.day === undefined ? null : o.day === "2-digit" ? two(p.day) : String(p.day);
-  const weekday = o.weekday === undefined ? null : weekdayText(o.weekday, p.weekday);
-  let date = null;
-  if (o.month !== undefined) {
-    const text = monthText(o.month, p.month);
-    if (text !== null) {
-      // Text month: "July 4, 2025", "July 2025", "July 4", "July".
-      if (day && year) date = `${text} ${day}, ${year}`;
-      else if (day) date = `${text} ${day}`;
-      else if (year) date = `${text} ${year}`;
-      else date = text;
-    } else {
-      const month = o.month === "2-digit" ? two(p.month + 1) : String(p.month + 1);
-      date = [month, day, year].filter((x) => x !== null).join("/");
-    }
-  } else if (day && year) date = `${day} ${year}`;
-  else date = day ?? year;
-  if (weekday) date = date ? `${weekday}, ${date}` : weekday;
-  return date;
-}
-
-function fieldTime(o, p) {
-  if (o.hour === undefined && o.minute === undefined && o.second === undefined) return null;
-  const hour12 = o.hour12 ?? true;
-  let text;
-  if (o.hour !== undefined && o.minute === undefined) {
-    const h = hour12 ? p.hour % 12 || 12 : p.hour;
-    const hour = o.hour === "2-digit" || !hour12 ? two(h) : String(h);
-    text = hour12 ? `${hour} ${p.hour < 12 ? "AM" : "PM"}` : hour;
-    return text;
-  }
-  if (o.hour !== undefined) return clockText(p, hour12, o.second !== undefined, o.hour);
-  if (o.second !== undefined) return `${o.minute === "2-digit" ? two(p.minute) : p.minute}:${two(p.second)}`;
-  return String(p.minute);
-}
-
 export class PluralRules {
   #type;
   constructor(locales, options = {}) {
@@ -663,16 +475,39 @@ export function installIntl(global) {
   });
   define(DateProto, "toLocaleDateString", function toLocaleDateString(locales, options) {
     const time = validTime(this);
-    return time === null ? "Invalid Date" : new DateTimeFormat(locales, options, "date").format(time);
+    return time === null ? "Invalid Date" : new DateTimeFormat(locales, options, "date", "date").format(time);
   });
   define(DateProto, "toLocaleTimeString", function toLocaleTimeString(locales, options) {
     const time = validTime(this);
-    return time === null ? "Invalid Date" : new DateTimeFormat(locales, options, "time").format(time);
+    return time === null ? "Invalid Date" : new DateTimeFormat(locales, options, "time", "time").format(time);
   });
   define(String.prototype, "localeCompare", function localeCompare(that, locales, options) {
     return collate(String(this), String(that), Boolean(options?.numeric), options?.sensitivity ?? "variant");
   });
+  installLocaleCase(define);
   installUtcTime(DateProto, define);
+}
+
+/**
+ * Turkish and Azeri case mapping (dotted and dotless i), the one locale-specific mapping mods
+ * meet; every other locale maps as the default does, as ICU does.
+ */
+function installLocaleCase(define) {
+  const { toUpperCase, toLowerCase } = String.prototype;
+  const dotted = (locales) => {
+    const first = Array.isArray(locales) ? locales[0] : locales;
+    return typeof first === "string" && /^(tr|az)(?:[-_]|$)/i.test(first);
+  };
+  define(String.prototype, "toLocaleUpperCase", function toLocaleUpperCase(locales) {
+    if (this === null || this === undefined) throw new TypeError("String.prototype.toLocaleUpperCase called on null or undefined");
+    const text = String(this);
+    return toUpperCase.call(dotted(locales) ? text.replaceAll("i", "\u0130") : text);
+  });
+  define(String.prototype, "toLocaleLowerCase", function toLocaleLowerCase(locales) {
+    if (this === null || this === undefined) throw new TypeError("String.prototype.toLocaleLowerCase called on null or undefined");
+    const text = String(this);
+    return toLowerCase.call(dotted(locales) ? text.replaceAll("\u0130", "i").replaceAll("I", "\u0131") : text);
+  });
 }
 
 /** `Class` as a function that constructs it with or without `new`; instances are the same. */
@@ -736,4 +571,11 @@ function installUtcTime(DateProto, define) {
   define(DateProto, "toTimeString", function toTimeString() {
     return Number.isNaN(DateProto.getTime.call(this)) ? "Invalid Date" : timeText(this);
   });
+  // JavaScriptCore's message for an invalid date, which mods print (Bun's, not the engine's).
+  const toISOString = DateProto.toISOString;
+  define(DateProto, "toISOString", function toISOString_() {
+    if (Number.isNaN(DateProto.getTime.call(this))) throw new RangeError("Invalid Date");
+    return toISOString.call(this);
+  });
+  Object.defineProperty(DateProto.toISOString, "name", { value: "toISOString" });
 }

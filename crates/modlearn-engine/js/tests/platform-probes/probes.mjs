@@ -252,6 +252,51 @@ export function probe() {
   put("numberFormat.formatRange", () => ranges.map(([options, start, end]) => new Intl.NumberFormat("en-US", options).formatRange(start, end)));
   put("numberFormat.formatRange.nan", () => new Intl.NumberFormat("en-US").formatRange(NaN, 3));
   put("dateTimeFormat.formatRange.sameDay", () => new Intl.DateTimeFormat("en-US", { timeZone: "UTC" }).formatRange(0, 3600000));
+  const instant = Date.UTC(2025, 6, 4, 9, 7, 9, 45);
+  const dateOptions = [{}, { year: "numeric", month: "2-digit", day: "2-digit" }, { dateStyle: "full", timeStyle: "long" }, { dateStyle: "medium", timeStyle: "short" }, { hour: "2-digit", minute: "2-digit" }, { hour: "numeric" }, { weekday: "long", month: "long", day: "numeric" }, { month: "short", year: "numeric" }, { hour: "numeric", minute: "2-digit", hour12: false }, { minute: "2-digit", second: "2-digit" }, { timeZoneName: "short" }, { hour: "numeric", minute: "numeric", timeZoneName: "short" }, { fractionalSecondDigits: 3, second: "numeric" }, { era: "short" }, { month: "numeric", day: "numeric" }];
+  put("dateTimeFormat.formatToParts", () => dateOptions.map((options) => new Intl.DateTimeFormat("en-US", { timeZone: "UTC", ...options }).formatToParts(instant).map((part) => `${part.type}=${part.value}`).join("|")));
+  const locales = ["en-GB", "en-CA", "en-AU", "sv-SE", "de-DE", "fr-FR", "es-ES", "it-IT", "nl-NL", "pt-BR", "ja-JP", "zh-CN", "ru-RU", "de", "sv"];
+  put("date.toLocaleString.locales", () => locales.map((locale) => [new Date(instant).toLocaleDateString(locale, { timeZone: "UTC" }), new Date(instant).toLocaleTimeString(locale, { timeZone: "UTC" }), new Date(instant).toLocaleString(locale, { timeZone: "UTC" }), new Date(instant).toLocaleDateString(locale, { timeZone: "UTC", year: "numeric", month: "2-digit", day: "2-digit" })]));
+  const zoneNames = ["America/New_York", "America/Los_Angeles", "Europe/London", "Europe/Berlin", "Asia/Tokyo", "Asia/Kolkata", "Australia/Sydney", "Etc/GMT+5", "asia/tokyo", "UTC"];
+  put("dateTimeFormat.timeZones", () => zoneNames.map((timeZone) => [Date.UTC(2025, 0, 9, 15, 5, 3), Date.UTC(2025, 6, 9, 15, 5, 3)].map((at) => new Date(at).toLocaleString("en-US", { timeZone, timeZoneName: "short" })).concat(new Intl.DateTimeFormat("en-US", { timeZone }).resolvedOptions().timeZone, new Date(0).toLocaleString("en-US", { timeZone, timeZoneName: "longOffset" }))));
+  put("dateTimeFormat.zoneNames", () => ["Europe/London", "UTC", "America/New_York"].flatMap((timeZone) => ["longOffset", "shortOffset", "long", "short"].map((timeZoneName) => new Date(Date.UTC(2025, 0, 1)).toLocaleString("en-US", { timeZone, timeZoneName }))));
+  put("date.toLocale.requiredFields", () => [new Date(instant).toLocaleDateString("en-US", { timeZone: "UTC", hour: "numeric" }), new Date(instant).toLocaleTimeString("en-US", { timeZone: "UTC", year: "numeric" }), new Date(instant).toLocaleString("en-US", { timeZone: "UTC", era: "short" }), new Intl.DateTimeFormat("en-US", { timeZone: "UTC", era: "long" }).format(instant)]);
+  put("dateTimeFormat.timeZone.invalid", () => new Intl.DateTimeFormat("en-US", { timeZone: "Mars/Base" }).format(0));
+  put("util.styleText", () => [util.styleText(["bold", "red"], "x"), util.styleText(["bold", "red"], "x", { validateStream: false })]);
+  put("util.styleText.bad", () => util.styleText("nope", "x"));
+  put("process.stdout.tty", () => [process.stdout.isTTY, process.stdout.columns, process.stdin.isTTY].map(String));
+  put("structuredClone.function", () => structuredClone(() => 1));
+  put("structuredClone.error", () => { try { structuredClone(Symbol("x")); } catch (error) { return [error.name, error.code, error instanceof DOMException]; } });
+  put("date.invalid.toISOString", () => new Date(NaN).toISOString());
+  put("string.localeCase", () => ["i".toLocaleUpperCase("tr-TR"), "I".toLocaleLowerCase("tr"), "i".toLocaleUpperCase(), "I".toLocaleLowerCase(["az"]), "ı".toLocaleUpperCase("en")]);
+  put("bun.CryptoHasher", () => {
+    const hasher = new Bun.CryptoHasher("sha256");
+    hasher.update("a");
+    const copy = hasher.copy();
+    return [hasher.digest("hex"), copy.digest().length, hasher.algorithm, hasher.byteLength, Bun.CryptoHasher.hash("sha1", "x", "base64"), Bun.CryptoHasher.hash("blake2b256", "a", "hex"), new Bun.CryptoHasher("sha256", "key").update("a").digest("hex")];
+  });
+  put("fs.descriptors", () => {
+    const file = path.join(os.tmpdir(), "modlearn-probe-fd.txt");
+    const fd = fs.openSync(file, "w");
+    fs.writeSync(fd, "hello ");
+    fs.writeSync(fd, Buffer.from("world"));
+    fs.closeSync(fd);
+    const reader = fs.openSync(file, "r");
+    const bytes = Buffer.alloc(5);
+    const read = fs.readSync(reader, bytes, 0, 5, 6);
+    const size = fs.fstatSync(reader).size;
+    fs.closeSync(reader);
+    let closedTwice;
+    try {
+      fs.closeSync(reader);
+    } catch (error) {
+      closedTwice = error.code;
+    }
+    const appender = fs.openSync(file, "a");
+    fs.writeSync(appender, "!");
+    fs.closeSync(appender);
+    return [fs.readFileSync(file, "utf8"), read, bytes.toString(), size, closedTwice];
+  });
   return out;
 }
 
@@ -375,6 +420,27 @@ export async function probeAsync() {
   return out;
 }
 
+/**
+ * The order a turn of the event loop runs what is queued, after the promise jobs. (Whether
+ * finished I/O or an immediate comes first is a race in Bun, so each is probed apart.)
+ */
+export async function loopOrder() {
+  const order = [];
+  process.nextTick(() => order.push("tick"));
+  Promise.resolve().then(() => order.push("promise"));
+  setImmediate(() => order.push("immediate"));
+  setTimeout(() => order.push("timeout"), 0);
+  await new Promise((done) => setTimeout(done, 5));
+  const io = [];
+  const file = path.join(os.tmpdir(), "modlearn-probe-loop.txt");
+  fs.writeFileSync(file, "x");
+  process.nextTick(() => io.push("tick"));
+  Promise.resolve().then(() => io.push("promise"));
+  fs.promises.readFile(file).then(() => io.push("readFile"));
+  await new Promise((done) => setTimeout(done, 5));
+  return { "loop.order": order, "loop.order.io": io };
+}
+
 export async function activate() {
-  console.log(JSON.stringify({ ...probe(), ...(await probeAsync()) }));
+  console.log(JSON.stringify({ ...probe(), ...(await probeAsync()), ...(await loopOrder()) }));
 }
