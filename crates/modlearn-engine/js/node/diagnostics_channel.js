@@ -141,12 +141,19 @@ class TracingChannel {
 
   traceSync(fn, context = {}, thisArg, ...args) {
     if (!this.#hasSubscribers()) return callMod(fn, thisArg, args);
+    return this.#traced(context, () => {
+      const result = callMod(fn, thisArg, args);
+      context.result = result;
+      return result;
+    });
+  }
+
+  /** Runs `call` in the start channel's stores: a throw is published on error, and end always. */
+  #traced(context, call) {
     const { start, end, error } = this;
     return start.runStores(context, () => {
       try {
-        const result = callMod(fn, thisArg, args);
-        context.result = result;
-        return result;
+        return call();
       } catch (thrown) {
         context.error = thrown;
         error.publish(context);
@@ -159,7 +166,7 @@ class TracingChannel {
 
   tracePromise(fn, context = {}, thisArg, ...args) {
     if (!this.#hasSubscribers()) return callMod(fn, thisArg, args);
-    const { start, end, asyncStart, asyncEnd, error } = this;
+    const { asyncStart, asyncEnd, error } = this;
     const reject = (thrown) => {
       context.error = thrown;
       error.publish(context);
@@ -173,24 +180,16 @@ class TracingChannel {
       asyncEnd.publish(context);
       return result;
     };
-    return start.runStores(context, () => {
-      try {
-        let promise = callMod(fn, thisArg, args);
-        if (!(promise instanceof Promise)) promise = Promise.resolve(promise);
-        return promise.then(resolve, reject);
-      } catch (thrown) {
-        context.error = thrown;
-        error.publish(context);
-        throw thrown;
-      } finally {
-        end.publish(context);
-      }
+    return this.#traced(context, () => {
+      let promise = callMod(fn, thisArg, args);
+      if (!(promise instanceof Promise)) promise = Promise.resolve(promise);
+      return promise.then(resolve, reject);
     });
   }
 
   traceCallback(fn, position = -1, context = {}, thisArg, ...args) {
     if (!this.#hasSubscribers()) return callMod(fn, thisArg, args);
-    const { start, end, asyncStart, asyncEnd, error } = this;
+    const { asyncStart, asyncEnd, error } = this;
     const callback = args.at(position);
     checkFunction(callback, "callback");
     function wrappedCallback(err, result) {
@@ -210,17 +209,7 @@ class TracingChannel {
       });
     }
     args.splice(position, 1, wrappedCallback);
-    return start.runStores(context, () => {
-      try {
-        return callMod(fn, thisArg, args);
-      } catch (thrown) {
-        context.error = thrown;
-        error.publish(context);
-        throw thrown;
-      } finally {
-        end.publish(context);
-      }
-    });
+    return this.#traced(context, () => callMod(fn, thisArg, args));
   }
 }
 

@@ -4,6 +4,10 @@
 
 import { Buffer, INSPECT_MAX_BYTES, SlowBuffer, kMaxLength } from "../vendor/buffer.js";
 
+// The bundler renamed the constructors (Buffer3, SlowBuffer2); mods print and compare their names.
+Object.defineProperty(Buffer, "name", { value: "Buffer" });
+Object.defineProperty(SlowBuffer, "name", { value: "SlowBuffer" });
+
 const isBase64Url = (encoding) => typeof encoding === "string" && encoding.toLowerCase() === "base64url";
 const toBase64Url = (text) => text.replace(/=+$/, "").replace(/\+/g, "-").replace(/\//g, "_");
 

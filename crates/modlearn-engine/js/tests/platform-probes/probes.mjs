@@ -267,6 +267,7 @@ export function probe() {
   put("process.stdout.tty", () => [process.stdout.isTTY, process.stdout.columns, process.stdin.isTTY].map(String));
   put("structuredClone.function", () => structuredClone(() => 1));
   put("structuredClone.error", () => { try { structuredClone(Symbol("x")); } catch (error) { return [error.name, error.code, error instanceof DOMException]; } });
+  put("buffer.constructorName", () => [Buffer.name, Buffer.from("a").constructor.name]);
   put("date.invalid.toISOString", () => new Date(NaN).toISOString());
   put("string.localeCase", () => ["i".toLocaleUpperCase("tr-TR"), "I".toLocaleLowerCase("tr"), "i".toLocaleUpperCase(), "I".toLocaleLowerCase(["az"]), "ı".toLocaleUpperCase("en")]);
   put("bun.CryptoHasher", () => {
