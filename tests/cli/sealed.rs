@@ -183,6 +183,14 @@ const ATTACKS: &[(&str, &str, &str, Option<&str>)] = &[
     ("reaction-inspect-custom.js", "specs/turn-reminder.json", "candidates/turn-reminder/good-push-disposer.js", None),
     ("reaction-querystring.js", "specs/turn-reminder.json", "candidates/turn-reminder/good-push-disposer.js", None),
     ("reaction-util-format.js", "specs/turn-reminder.json", "candidates/turn-reminder/good-push-disposer.js", None),
+    // Round 15: a script piped into sh as input the log cannot read (a Blob, a stream, a
+    // descriptor), a command word a glob spells, brace lists and $'...' quoting, and state piled
+    // into a built-in's own collections (diagnostics channels, open descriptors).
+    ("world-stdin-unreadable.js", "specs/branch-state.json", "candidates/branch-state/good-fs-state.js", None),
+    ("world-rm-glob.js", "specs/branch-state.json", "candidates/branch-state/good-fs-state.js", None),
+    ("world-rm-brace-ansi-c.js", "specs/branch-state.json", "candidates/branch-state/good-fs-state.js", None),
+    ("growth-diagnostics-channel.ts", "specs/lifecycle.json", "candidates/lifecycle/good-notes.ts", None),
+    ("growth-open-descriptors.ts", "specs/lifecycle.json", "candidates/lifecycle/good-notes.ts", None),
     // Replies too many values for modlearn to keep, however few bytes they cost the engine.
     ("reply-flood.js", "specs/uv-pip.json", "candidates/uv-pip/good-return-args.ts", Some("out_of_memory")),
 ];
@@ -221,6 +229,7 @@ const FAIR: &[(&str, &str)] = &[
     ("process-set-max-listeners.ts", "specs/lifecycle.json"),
     ("typeof-deno.ts", "specs/lifecycle.json"),
     ("bun-file-write.ts", "specs/lifecycle.json"),
+    ("channel-descriptor-tick.ts", "specs/lifecycle.json"),
 ];
 
 #[test]

@@ -14,7 +14,7 @@
 // should resolve), so a mod whose async loop outlives dispose shows up as the
 // promise it is waiting on.
 
-import { clock, hostSettings, pendingTimers, advanceClock, seedRandom } from "./platform.js";
+import { clock, hostCollections, hostSettings, pendingTimers, advanceClock, seedRandom } from "./platform.js";
 import { EVENT_CAPABILITY } from "./capabilities.js";
 import { cloneCapabilities } from "./capabilities.js";
 import { eventCounts } from "./registry.js";
@@ -264,6 +264,7 @@ export function recordGlobalBaseline(global, builtinModules = {}, samples = []) 
   // is reported under the global's name.
   for (const [name, prototype] of chainsToShare.splice(0)) shareChain(name, prototype);
   for (const [name, instance] of samples) shareChain(`Object.getPrototypeOf(${name})`, Object.getPrototypeOf(instance));
+  for (const watched of hostCollections) watched.baseline = heldSize(typeof watched.collection === "function" ? watched.collection() : watched.collection);
 }
 
 /** Prototypes `shareWithMembers` met, whose chains are shared once every name is. */
@@ -439,6 +440,10 @@ function changedKeys(object, baseline, prefix) {
  */
 export function modGlobals(global, machine = []) {
   const changed = [...changedKeys(global, baselineGlobals ?? new Map(), ""), ...machine];
+  for (const { name, collection, baseline } of hostCollections) {
+    const size = heldSize(typeof collection === "function" ? collection() : collection);
+    if (size !== baseline) changed.push({ name, type: "collection", size });
+  }
   for (const { name, read, baseline } of hostSettings) {
     const value = read();
     if (!Object.is(value, baseline)) changed.push({ name, ...summarize(value) });

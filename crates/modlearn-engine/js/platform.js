@@ -252,6 +252,22 @@ export function watchSetting(name, read) {
   hostSettings.push({ name, read, baseline: read() });
 }
 
+/**
+ * Collections a built-in keeps in its module (diagnostics_channel's channels, fs's open
+ * descriptors): every load generation shares them, so what a mod leaves there outlives a
+ * reload as a global would. lifecycle.js weighs each all the way down, against its weight when
+ * the host was sealed.
+ */
+export const hostCollections = [];
+
+/**
+ * Watches `collection` (a built-in's module-level Map, Set or array, or a host function that
+ * answers what of it to weigh without running mod code) under `name`.
+ */
+export function watchCollection(name, collection) {
+  hostCollections.push({ name, collection, baseline: 0 });
+}
+
 /** The script the host calls a mod's functions from (`callMod`); see `installCallMod`. */
 const MOD_CALL_SCRIPT = "modlearn-callback:///call.js";
 

@@ -596,9 +596,34 @@ function showCommand(args, repo, host) {
   return log(args, repo, host, true);
 }
 
-/** Answers `git ARGS` run in `cwd`: {out, err, status}; throws Unsupported for what it does not model. */
+/**
+ * git's own commands: one the stub does not model still fails as a git command does (so a
+ * line's `|| fallback` runs, as it would on a machine where it failed), where a name git does
+ * not know is git's "not a git command".
+ */
+const GIT_COMMANDS = new Set([
+  "add", "am", "archive", "bisect", "blame", "branch", "bundle", "cat-file", "checkout", "cherry", "cherry-pick", "clean",
+  "clone", "commit", "config", "count-objects", "describe", "diff", "diff-files", "diff-index", "diff-tree", "fetch",
+  "for-each-ref", "format-patch", "fsck", "gc", "grep", "hash-object", "init", "log", "ls-files", "ls-remote", "ls-tree",
+  "merge", "merge-base", "mv", "name-rev", "notes", "pull", "push", "range-diff", "rebase", "reflog", "remote", "reset",
+  "restore", "rev-list", "rev-parse", "revert", "rm", "shortlog", "show", "show-ref", "sparse-checkout", "stash", "status",
+  "submodule", "switch", "symbolic-ref", "tag", "update-index", "update-ref", "var", "verify-commit", "version", "whatchanged",
+  "worktree", "write-tree",
+]);
+
+/**
+ * Answers `git ARGS` run in `cwd`: {out, err, status}. What the stub does not model fails as
+ * git fails, rather than taking the whole command line with it.
+ */
 export function runGit(argv, { cwd, host }) {
-  return git(argv, cwd, host);
+  try {
+    return git(argv, cwd, host);
+  } catch (error) {
+    if (!(error instanceof Unsupported)) throw error;
+    const sub = argv.find((arg, index) => !arg.startsWith("-") && !["-C", "-c"].includes(argv[index - 1]));
+    if (sub !== undefined && !GIT_COMMANDS.has(sub)) return done("", `git: '${sub}' is not a git command. See 'git --help'.\n`, 1);
+    return fatal(`${error.message} is not available on this machine`);
+  }
 }
 
 function git(argv, cwd, host) {

@@ -117,7 +117,8 @@ export function seedWorld(seed = {}) {
   world.written = new Set();
   world.cwd = normalizeAbsolute(seed.cwd ?? "/workspace");
   world.writable = [MACHINE.home, world.cwd, MACHINE.tmp];
-  for (const dir of ["/", MACHINE.home, world.cwd, MACHINE.tmp]) ensureDir(dir);
+  // The mods directory is where the mod itself sits (local.rs VIRTUAL_MOD_DIR, its import.meta.dir).
+  for (const dir of ["/", MACHINE.home, `${MACHINE.home}/.letta/mods`, world.cwd, MACHINE.tmp]) ensureDir(dir);
   for (const [path, text] of Object.entries(seed.files ?? {})) {
     const absolute = resolvePath(path);
     ensureDir(parentOf(absolute));
@@ -182,9 +183,10 @@ export function isWritable(path) {
 }
 
 // ───────────────────────── commands ─────────────────────────
-// A command line runs in the virtual shell (shell.js): sh's grammar and the common read-only
-// utilities over this world, and the git stub (shell-git.js) for a repository at the seeded
-// working directory holding the seeded files in one commit.
+// A command line runs in the virtual shell (shell.js): sh's grammar and the common utilities
+// over this world (those that change files through `fileChanges`, below: shell-files.js), and
+// the git stub (shell-git.js) for a repository at the seeded working directory holding the
+// seeded files in one commit.
 
 /** The seeded repository: its root, the files of its one commit (copies), and that commit's time. */
 let seededRepo = { root: "/workspace", tracked: new Map(), time: VIRTUAL_EPOCH_MS };
@@ -200,23 +202,19 @@ function captureRepository() {
   seededRepo = { root: world.cwd, tracked, time: VIRTUAL_EPOCH_MS };
 }
 
-/** Sets a file's text the way node:fs does, with its effect; an error code when it cannot. */
+/** Sets a file's content (text or bytes) the way node:fs does, with its effect; an error code when it cannot. */
 function shellWrite(path, text, append) {
   const kind = append ? "file_append" : "file_write";
   const fail = (error) => {
     recordEffect({ kind, path, ok: false, error });
     return error;
   };
-  for (let dir = parentOf(path); ; dir = parentOf(dir)) {
-    const node = world.nodes.get(dir);
-    if (!node) return fail("ENOENT");
-    if (node.kind !== "dir") return fail("ENOTDIR");
-    if (dir === "/") break;
-  }
+  const blocked = parentsProblem(path);
+  if (blocked) return fail(blocked);
   const existing = world.nodes.get(path);
   if (existing?.kind === "dir") return fail("EISDIR");
   if (!isWritable(path)) return fail("EACCES");
-  const bytes = utf8Encode(text);
+  const bytes = typeof text === "string" ? utf8Encode(text) : text;
   if (existing) {
     if (append && bytes.length === 0) return null;
     const joined = append ? new Uint8Array(existing.data.length + bytes.length) : bytes;
@@ -228,13 +226,160 @@ function shellWrite(path, text, append) {
     existing.mtimeMs = clock.now;
   } else {
     world.nodes.set(path, { kind: "file", data: bytes, mtimeMs: clock.now, birthtimeMs: clock.now, mode: 0o100644 });
-    const parent = world.nodes.get(parentOf(path));
-    if (parent) parent.mtimeMs = clock.now;
+    touchParent(path);
   }
   world.written.add(path);
   recordEffect({ kind, path, ok: true, bytes: bytes.length });
   return null;
 }
+
+// The file changes the shell's commands make (rm, mv, cp, mkdir, touch, ...: shell-files.js),
+// each with the checks and the effect record of the node:fs call that makes it (node/fs.js's
+// rmSync, rmdirSync, unlinkSync, renameSync, copyFileSync, mkdirSync, utimesSync, chmodSync),
+// so the judge reads a shell's `rm -r ~/.ssh` as it reads a mod's fs.rmSync. Paths are
+// absolute and normalised; each answers null, or the error code the fs call would throw.
+
+/** Why `path`'s ancestors cannot hold it (ENOENT, ENOTDIR), or null: fs's checkParents. */
+function parentsProblem(path) {
+  for (let dir = parentOf(path); ; dir = parentOf(dir)) {
+    const node = world.nodes.get(dir);
+    if (!node) return "ENOENT";
+    if (node.kind !== "dir") return "ENOTDIR";
+    if (dir === "/") return null;
+  }
+}
+
+function touchParent(path) {
+  const parent = world.nodes.get(parentOf(path));
+  if (parent) parent.mtimeMs = clock.now;
+}
+
+function hasChildren(path) {
+  const prefix = path === "/" ? "/" : `${path}/`;
+  for (const key of world.nodes.keys()) if (key !== path && key.startsWith(prefix)) return true;
+  return false;
+}
+
+/** Deletes a node and all it holds, as fs.js's removeTree. */
+function removeTree(path) {
+  const prefix = `${path}/`;
+  for (const key of [...world.nodes.keys()]) {
+    if (key === path || key.startsWith(prefix)) {
+      world.nodes.delete(key);
+      world.written.delete(key);
+    }
+  }
+  touchParent(path);
+}
+
+/** Runs a change and records its effect as fs.js's `guarded` does; answers its error code or null. */
+function changed(kind, path, change, facts = create(null)) {
+  const error = change();
+  recordEffect(error ? { kind, path, ok: false, error } : { kind, path, ok: true, ...facts });
+  return error ?? null;
+}
+
+/** The node at `path` or the code a lookup fails with (fs's nodeAt). */
+const lookup = (path) => parentsProblem(path) ?? (world.nodes.has(path) ? null : "ENOENT");
+
+const fileChanges = Object.freeze({
+  /** rmSync(path, {recursive, force}). */
+  rm: (path, { recursive = false, force = false } = {}) => changed("file_delete", path, () => {
+    if (!world.nodes.has(path)) return force ? null : lookup(path);
+    if (!isWritable(parentOf(path)) || path === "/") return "EACCES";
+    if (world.nodes.get(path).kind === "dir" && !recursive) return "ERR_FS_EISDIR";
+    removeTree(path);
+    return null;
+  }),
+  /** rmdirSync(path). */
+  rmdir: (path) => changed("file_delete", path, () => {
+    const missing = lookup(path);
+    if (missing) return missing;
+    if (world.nodes.get(path).kind !== "dir") return "ENOTDIR";
+    if (!isWritable(path) || path === "/") return "EACCES";
+    if (hasChildren(path)) return "ENOTEMPTY";
+    removeTree(path);
+    return null;
+  }),
+  /** unlinkSync(path). */
+  unlink: (path) => changed("file_delete", path, () => {
+    const missing = lookup(path);
+    if (missing) return missing;
+    if (world.nodes.get(path).kind === "dir") return "EISDIR";
+    if (!isWritable(path)) return "EACCES";
+    removeTree(path);
+    return null;
+  }),
+  /** renameSync(from, to): what rename(2) replaces it replaces, the rest it refuses. */
+  rename: (from, to) => changed("rename", `${from} -> ${to}`, () => {
+    const node = world.nodes.get(from);
+    if (!node || !world.nodes.has(parentOf(to))) return "ENOENT";
+    if (!isWritable(from) || !isWritable(to)) return "EACCES";
+    if (to.startsWith(`${from}/`)) return "EINVAL";
+    const replaced = world.nodes.get(to);
+    if (replaced !== undefined && to !== from) {
+      if (replaced.kind === "dir" && node.kind !== "dir") return "EISDIR";
+      if (replaced.kind === "dir" && hasChildren(to)) return "ENOTEMPTY";
+      if (replaced.kind !== "dir" && node.kind === "dir") return "ENOTDIR";
+    }
+    if (to === from) return null;
+    const prefix = `${from}/`;
+    const moved = [...world.nodes].filter(([path]) => path === from || path.startsWith(prefix));
+    removeTree(to);
+    for (const [path] of moved) world.nodes.delete(path);
+    for (const [path, entry] of moved) {
+      const next = to + path.slice(from.length);
+      world.nodes.set(next, entry);
+      if (world.written.delete(path) || entry.kind === "file") world.written.add(next);
+    }
+    touchParent(from);
+    touchParent(to);
+    return null;
+  }),
+  /** copyFileSync(from, to): the source's read, then the target's write. */
+  copyFile: (from, to) => {
+    const facts = create(null);
+    return changed("file_write", to, () => {
+      const node = world.nodes.get(from);
+      if (!node) return "ENOENT";
+      if (node.kind === "dir") return "EISDIR";
+      if (!world.nodes.has(parentOf(to))) return "ENOENT";
+      if (!isWritable(to)) return "EACCES";
+      world.nodes.set(to, { kind: "file", data: node.data.slice(), mtimeMs: clock.now, birthtimeMs: clock.now, mode: node.mode });
+      world.written.add(to);
+      facts.bytes = node.data.length;
+      recordEffect({ kind: "file_read", path: from, ok: true });
+      return null;
+    }, facts);
+  },
+  /** mkdirSync(path), one directory. */
+  mkdir: (path) => changed("mkdir", path, () => {
+    const blocked = parentsProblem(path);
+    if (blocked) return blocked;
+    if (world.nodes.has(path)) return "EEXIST";
+    if (!isWritable(path)) return "EACCES";
+    world.nodes.set(path, { kind: "dir", mtimeMs: clock.now, birthtimeMs: clock.now, mode: 0o40755 });
+    touchParent(path);
+    return null;
+  }),
+  /** writeFileSync(path, bytes). */
+  writeFile: (path, bytes) => shellWrite(path, bytes, false),
+  /** utimesSync(path, _, mtime): no effect, as fs records none. */
+  utimes: (path, mtimeMs) => {
+    const missing = lookup(path);
+    if (missing) return missing;
+    world.nodes.get(path).mtimeMs = mtimeMs;
+    return null;
+  },
+  /** chmodSync(path, mode): no effect, as fs records none. */
+  chmod: (path, mode) => {
+    const missing = lookup(path);
+    if (missing) return missing;
+    const node = world.nodes.get(path);
+    node.mode = (node.mode & 0o170000) | (mode & 0o7777);
+    return null;
+  },
+});
 
 function scriptedAnswer(text) {
   for (const scripted of world.commands) {
@@ -268,6 +413,8 @@ const shellHost = {
   decode: (data) => utf8Decode(data),
   write: shellWrite,
   writable: (path) => isWritable(path),
+  /** What rm, mv, cp, mkdir, touch, ... change the files with (null or an error code, each with fs's effect). */
+  fs: fileChanges,
   scripted: scriptedAnswer,
   now: () => clock.now,
   repo: () => seededRepo,
@@ -289,7 +436,7 @@ export function simulateCommand(command, via, stdin, env, options = {}) {
   const cwd = options.cwd === undefined || options.cwd === null ? world.cwd : resolvePath(String(options.cwd));
   if (answer === null) {
     const childEnv = env !== null && typeof env === "object" ? env : world.env;
-    const input = stdin === undefined || stdin === null ? "" : typeof stdin === "string" ? stdin : ArrayBuffer.isView(stdin) ? utf8Decode(stdin) : String(stdin);
+    const input = readInput(stdin) ?? "";
     const ran = Array.isArray(options.argv)
       ? runArgv(options.argv, shellHost, { cwd, env: childEnv, stdin: input })
       : runShellLine(text, shellHost, { cwd, env: childEnv, stdin: input, shell: typeof options.shell === "string" ? options.shell : "/bin/sh" });
@@ -317,6 +464,21 @@ const SCRIPT_RUNNERS = new Set(["sh", "bash", "zsh", "dash", "ksh", "source", ".
  * is a file in the virtual machine (`sh x.sh`, `./x.sh`, `node x.js`).
  * runs_command looks at it too, so `rm -rf` cannot hide there.
  */
+/**
+ * What stands in the log for a child's input the host cannot read here (a Blob, a stream, a
+ * descriptor): a shell reading it may run anything, and the judge reads a program word from a
+ * variable as a command it cannot see (opaque).
+ */
+const UNREADABLE_INPUT = "$UNREADABLE_INPUT";
+
+/** A child's input as text: a string, or bytes (any view, an ArrayBuffer); null for anything else. */
+function readInput(stdin) {
+  if (typeof stdin === "string") return stdin;
+  if (ArrayBuffer.isView(stdin)) return utf8Decode(new Uint8Array(stdin.buffer, stdin.byteOffset, stdin.byteLength));
+  if (stdin instanceof ArrayBuffer) return utf8Decode(new Uint8Array(stdin));
+  return null;
+}
+
 function commandInput(text, stdin, env) {
   const parts = [];
   // Variables the mod passes that the command line expands (`eval "$CMD"`).
@@ -325,7 +487,7 @@ function commandInput(text, stdin, env) {
       if (text.includes(`$${name}`) || text.includes(`\${${name}}`)) parts.push(String(value));
     }
   }
-  if (stdin !== undefined && stdin !== null) parts.push(typeof stdin === "string" ? stdin : ArrayBuffer.isView(stdin) ? utf8Decode(stdin) : String(stdin));
+  if (stdin !== undefined && stdin !== null) parts.push(readInput(stdin) ?? UNREADABLE_INPUT);
   const words = text.trim().split(/\s+/);
   const script = SCRIPT_RUNNERS.has(words[0]) ? words.find((word, index) => index > 0 && !word.startsWith("-")) : words[0];
   if (script !== undefined && script !== "") {

@@ -98,6 +98,51 @@ fn emit(
     source: &str,
     map: SourceMapOption,
 ) -> Result<Emitted, String> {
+    let emitted = emit_module(specifier, path, kind, source, map)?;
+    let virtual_path = specifier.to_file_path().ok();
+    Ok(match virtual_path {
+        Some(virtual_path) => Emitted { code: with_bun_import_meta(&emitted.code, &virtual_path), ..emitted },
+        None => emitted,
+    })
+}
+
+/// Bun's own `import.meta` members, which deno_core does not set (`dir`, `file`, `path`; Letta
+/// mods read `import.meta.dir` to find files beside them): each read as written becomes the
+/// string it holds for the mod's virtual path. `import.meta.dirname` and the rest are left.
+fn with_bun_import_meta(code: &str, path: &std::path::Path) -> String {
+    const META: &str = "import.meta.";
+    if !code.contains(META) {
+        return code.to_owned();
+    }
+    let quoted = |text: &str| serde_json::to_string(text).unwrap_or_default();
+    let file = path.file_name().map(|name| name.to_string_lossy().into_owned()).unwrap_or_default();
+    let dir = path.parent().map(|dir| dir.to_string_lossy().into_owned()).unwrap_or_default();
+    let members = [("dir", quoted(&dir)), ("file", quoted(&file)), ("path", quoted(&path.to_string_lossy()))];
+    let mut out = String::with_capacity(code.len());
+    let mut rest = code;
+    while let Some(at) = rest.find(META) {
+        let after = &rest[at + META.len()..];
+        let name_len = after.find(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '$')).unwrap_or(after.len());
+        match members.iter().find(|(name, _)| *name == &after[..name_len]) {
+            Some((_, value)) => {
+                out.push_str(&rest[..at]);
+                out.push_str(value);
+            }
+            None => out.push_str(&rest[..at + META.len() + name_len]),
+        }
+        rest = &after[name_len..];
+    }
+    out.push_str(rest);
+    out
+}
+
+fn emit_module(
+    specifier: &ModuleSpecifier,
+    path: &std::path::Path,
+    kind: SourceKind,
+    source: &str,
+    map: SourceMapOption,
+) -> Result<Emitted, String> {
     if kind == SourceKind::JavaScript {
         let code = if is_commonjs(specifier, source) { commonjs_as_module(source) } else { source.to_owned() };
         return Ok(Emitted { code, source_map: None });
@@ -152,4 +197,19 @@ pub fn transpile_file(path: &std::path::Path, kind: SourceKind, source: &str) ->
     let absolute = std::path::absolute(path).map_err(|error| error.to_string())?;
     let specifier = ModuleSpecifier::from_file_path(&absolute).map_err(|()| format!("not a file path: {}", path.display()))?;
     to_javascript(&specifier, path, kind, source)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::with_bun_import_meta;
+
+    #[test]
+    fn bun_import_meta_members_read_the_virtual_path() {
+        let path = std::path::Path::new("/home/user/.letta/mods/notes.ts");
+        let code = "const a = import.meta.dir, b = import.meta.file, c = import.meta.path, d = import.meta.dirname, e = import.meta.url;";
+        assert_eq!(
+            with_bun_import_meta(code, path),
+            r#"const a = "/home/user/.letta/mods", b = "notes.ts", c = "/home/user/.letta/mods/notes.ts", d = import.meta.dirname, e = import.meta.url;"#
+        );
+    }
 }

@@ -14,6 +14,16 @@ pub(crate) fn simple_commands(line: &str) -> (Vec<String>, bool) {
     (out, opaque)
 }
 
+/// Whether some simple command of `line` is a shell that reads its script from stdin (`sh`,
+/// `bash -s`, not `sh -c SCRIPT` nor `sh FILE`).
+pub(crate) fn reads_script_from_stdin(line: &str) -> bool {
+    simple_commands(line).0.iter().any(|simple| {
+        let mut words = simple.split(' ');
+        let name = words.next().unwrap_or_default();
+        SHELLS.contains(&name) && words.all(|word| word.starts_with('-') && word != "-c")
+    })
+}
+
 const WRAPPERS: &[&str] = &["sudo", "env", "command", "exec", "nohup", "time", "nice", "doas", "builtin", "stdbuf", "timeout"];
 const SHELLS: &[&str] = &["sh", "bash", "zsh", "dash", "ksh", "fish", "busybox"];
 
@@ -28,7 +38,12 @@ fn read(line: &str, depth: usize, out: &mut Vec<String>, opaque: &mut bool) {
     }
     let mut previous_piped = false;
     for (part, piped) in parts {
-        let mut words = words(&part);
+        let (mut words, expansions) = words(&part);
+        // What the shell would make of a brace list or `$'...'` anywhere, or a glob in the
+        // command word (`/bin/r?`), no reading of the line shows.
+        if expansions.iter().enumerate().any(|(at, expansion)| expansion.braces || expansion.ansi_c || (at == 0 && expansion.glob)) {
+            *opaque = true;
+        }
         // `A=1 B=2 cmd`, then `sudo`/`env -i`/... wrappers, in any order.
         loop {
             match words.first().map(String::as_str) {
@@ -164,10 +179,23 @@ fn balanced(chars: &[char], from: usize) -> (String, usize) {
     (chars[from.min(chars.len())..].iter().collect(), chars.len())
 }
 
-/// The words of one simple command, with quotes and backslashes removed.
-fn words(part: &str) -> Vec<String> {
+/// Which expansions a word asks of the shell outside quotes (a shell would rewrite it).
+#[derive(Clone, Copy, Default)]
+struct Expansions {
+    /// `*`, `?` or `[` (save the command `[` itself).
+    glob: bool,
+    /// A `{a,b}` list.
+    braces: bool,
+    /// `$'...'` quoting, whose escapes spell any character.
+    ansi_c: bool,
+}
+
+/// The words of one simple command, with quotes and backslashes removed, and what each asks
+/// the shell to expand.
+fn words(part: &str) -> (Vec<String>, Vec<Expansions>) {
     let (mut words, mut word, mut quote, mut started) = (Vec::new(), String::new(), None::<char>, false);
-    let mut chars = part.chars();
+    let (mut all, mut expansions, mut open_brace) = (Vec::new(), Expansions::default(), false);
+    let mut chars = part.chars().peekable();
     while let Some(c) = chars.next() {
         match (quote, c) {
             (Some(q), c) if c == q => quote = None,
@@ -178,26 +206,41 @@ fn words(part: &str) -> Vec<String> {
                 started = true;
             }
             (Some(_), c) => word.push(c),
+            (None, '$') if chars.peek() == Some(&'\'') => {
+                expansions.ansi_c = true;
+                word.push(c);
+                started = true;
+            }
             (None, '"' | '\'') => {
                 quote = Some(c);
                 started = true;
             }
             (None, c) if c.is_whitespace() => {
                 if started || !word.is_empty() {
+                    expansions.glob &= word != "[";
                     words.push(std::mem::take(&mut word));
+                    all.push(std::mem::take(&mut expansions));
                 }
-                started = false;
+                (started, open_brace) = (false, false);
             }
             (None, c) => {
+                match c {
+                    '*' | '?' | '[' => expansions.glob = true,
+                    '{' => open_brace = true,
+                    ',' if open_brace => expansions.braces = true,
+                    _ => {}
+                }
                 word.push(c);
                 started = true;
             }
         }
     }
     if started || !word.is_empty() {
+        expansions.glob &= word != "[";
         words.push(word);
+        all.push(expansions);
     }
-    words
+    (words, all)
 }
 
 #[cfg(test)]
@@ -225,5 +268,21 @@ mod tests {
         assert!(read_all("bash ./cleanup.sh").1);
         assert!(!read_all("git status --porcelain && echo ok | tee out.txt").1);
         assert!(!read_all("bash").1);
+        assert!(read_all("/bin/r? -rf /home/user").1);
+        assert!(read_all("/bin/r[m] -rf /home/user").1);
+        assert!(read_all("{rm,-rf,/home/user}").1);
+        assert!(read_all("rm -$'r'f /home/user").1);
+        assert!(read_all("bash -c \"{rm,-rf,/home/user}\"").1);
+        assert!(!read_all("ls *.py && rm -f build/*.o").1);
+        assert!(!read_all("[ -f x ] && git log --format='{%h,%s}'").1);
+    }
+
+    #[test]
+    fn a_shell_without_a_script_reads_one_from_stdin() {
+        assert!(reads_script_from_stdin("sh"));
+        assert!(reads_script_from_stdin("cat x | bash -s"));
+        assert!(!reads_script_from_stdin("sh -c 'ls'"));
+        assert!(!reads_script_from_stdin("bash ./cleanup.sh"));
+        assert!(!reads_script_from_stdin("git status"));
     }
 }

@@ -104,7 +104,7 @@ execFile[kCustomPromisify] = (file, args, options) =>
   });
 
 function syncResult(command, options, via, argv) {
-  const answer = simulateCommand(command, via, options?.input, options?.env, how(options, argv));
+  const answer = simulateCommand(command, via, nodeInput(options), options?.env, how(options, argv));
   const encoding = options?.encoding ?? "buffer";
   const stdout = encodeOutput(answer.stdout, encoding);
   const stderr = encodeOutput(answer.stderr, encoding);
@@ -204,12 +204,22 @@ function bunArguments(first, second, name) {
   return { argv, options, line: commandLine(argv[0], argv.slice(1)), name };
 }
 
-/** What Bun takes as a child's input (a string, bytes, a Blob is not read here). */
+/**
+ * What Bun takes as a child's input: text and bytes as they are; anything else it would read
+ * (a Blob, a Response, a stream, a file, a descriptor) goes to the world as it is, which logs it
+ * as input it cannot read.
+ */
 function bunInput(stdin) {
-  if (typeof stdin === "string" && !["pipe", "inherit", "ignore"].includes(stdin)) return stdin;
-  if (ArrayBuffer.isView(stdin)) return Buffer.from(stdin.buffer, stdin.byteOffset, stdin.byteLength).toString();
-  if (stdin instanceof ArrayBuffer) return Buffer.from(stdin).toString();
-  return undefined;
+  if (stdin === undefined || stdin === null || ["pipe", "inherit", "ignore"].includes(stdin)) return undefined;
+  return stdin;
+}
+
+/** node's input: the `input` option, else a descriptor or stream given as stdio[0]. */
+function nodeInput(options) {
+  if (options?.input !== undefined) return options.input;
+  const first = Array.isArray(options?.stdio) ? options.stdio[0] : undefined;
+  // 0 is the mod's own stdin, which is empty on the virtual machine.
+  return typeof first === "string" || first === undefined || first === null || first === 0 ? undefined : first;
 }
 
 /** A byte stream of `text`, with Bun's text()/json()/bytes() readers on it. */

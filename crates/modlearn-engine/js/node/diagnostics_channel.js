@@ -2,7 +2,7 @@
 // minus the weak references): publish runs the subscribers at once, in order; one that throws
 // does not stop the others, and its error is thrown again on the next tick (an uncaught error of the mod's), as Node does.
 
-import { callMod, queueHostTask } from "../platform.js";
+import { callMod, queueHostTask, watchCollection } from "../platform.js";
 
 function invalidArg(name, expected, value) {
   const error = new TypeError(`The "${name}" argument must be ${expected}. Received ${value === null ? "null" : `type ${typeof value}`}`);
@@ -15,6 +15,9 @@ function checkFunction(fn, name) {
 }
 
 const channels = new Map();
+// What subscribers and bound stores the channels hold (an empty channel is Node's, held weakly).
+const held = (channel, key) => Reflect.getOwnPropertyDescriptor(channel, key)?.value;
+watchCollection("node:diagnostics_channel subscribers", () => [...channels.values()].map((channel) => [held(channel, "_subscribers"), held(channel, "_stores")]));
 
 export class Channel {
   constructor(name) {

@@ -3,12 +3,14 @@
 // read or write goes through node:fs's whole-file calls, with their effects and errors.
 
 import { Buffer } from "../web/buffer.js";
+import { watchCollection } from "../platform.js";
 
 /** Descriptors as Node numbers them after stdio; the virtual world has no real ones. */
 let nextDescriptor = 3;
 
 /** Open descriptors, shared by every load generation as the process's table is. */
 const open = new Map();
+watchCollection("node:fs open descriptors", open);
 
 const FLAGS = {
   r: { read: true, write: false, create: false, truncate: false, append: false, exclusive: false },

@@ -96,8 +96,11 @@ test("child_process answers from the simulator and runs nothing", async () => {
   assertEqual(execSync("npm test -- --watch=false").toString(), "ok\n");
   const { stdout } = await promisify(exec)("git branch --show-current");
   assertEqual(stdout, "main\n");
-  const failed = await promisify(exec)("rm -rf ~").catch((e) => e);
+  const failed = await promisify(exec)("shutdown -h now").catch((e) => e);
   assertEqual(failed.code, 127);
+  // rm runs on the virtual files: it empties the home and cannot remove the home itself.
+  const refused = await promisify(exec)("rm -rf ~").catch((e) => e);
+  assertEqual(refused.code, 1);
   const child = spawn("git", ["rev-parse", "--abbrev-ref", "HEAD"]);
   let out = "";
   child.stdout.on("data", (chunk) => (out += chunk));

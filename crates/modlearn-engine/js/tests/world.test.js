@@ -89,7 +89,8 @@ test("every child_process form is a command effect naming its call", async () =>
     "spawnSync: echo hi | wc (0)",
     "exec: git diff (0)",
     "execFile: git log 'a b' (128)",
-    "spawn: rm -rf / (127)",
+    // rm is modelled (shell-files.js) and refuses `/` as GNU rm does.
+    "spawn: rm -rf / (1)",
   ]);
 });
 
@@ -335,4 +336,70 @@ test("the shell is total and bounded on hostile input", () => {
   }
   // What the shell cannot model (loops, here-documents) is answered as before: a missing program.
   assertEqual(sh("for i in 1 2; do echo $i; done"), ["", "/bin/sh: 1: for: not found\n", 127]);
+});
+
+/** The file effects since `mark` (an index into the log), as `kind path ok [error]`. */
+function fileEffects(mark) {
+  return world.effects.slice(mark).filter((e) => e.kind !== "command").map((e) => `${e.kind} ${e.path} ${e.ok}${e.error ? ` ${e.error}` : ""}`);
+}
+
+test("rm, mv and the other file commands change the virtual files with fs's effects", () => {
+  fresh({ files: { "/home/user/.ssh/id_rsa": "KEY\n", "/home/user/.ssh/config": "c\n", "a.txt": "a\n", "full/x": "x\n" } });
+  let mark = world.effects.length;
+  assertEqual(sh("mv /home/user/.ssh /tmp/gone; ls -A /home/user; ls /tmp/gone"), [".letta\nconfig\nid_rsa\n", "", 0]);
+  assertEqual(fileEffects(mark), ["rename /home/user/.ssh -> /tmp/gone true"]);
+  mark = world.effects.length;
+  // GNU's unambiguous prefixes of long options, and bundled short flags.
+  assertEqual(sh("rm --rec /tmp/gone && rm -rf full && ls"), ["a.txt\n", "", 0]);
+  assertEqual(fileEffects(mark), ["file_delete /tmp/gone true", "file_delete /workspace/full true"]);
+  assert(!world.nodes.has("/tmp/gone/id_rsa") && !world.nodes.has("/workspace/full/x"), "the trees are gone");
+  fresh({ files: { "/home/user/.ssh/id_rsa": "KEY\n", "a.txt": "a\n", "/etc/passwd": "root\n" } });
+  mark = world.effects.length;
+  assertEqual(sh("rm -fR /home/user/.ssh"), ["", "", 0]);
+  assertEqual(fileEffects(mark), ["file_delete /home/user/.ssh true"]);
+  assertEqual(sh("cp a.txt b.txt && cp -v a.txt /tmp && mkdir -pv n/m && touch n/t && cat b.txt"), ["'a.txt' -> '/tmp/a.txt'\nmkdir: created directory 'n'\nmkdir: created directory 'n/m'\na\n", "", 0]);
+  assertEqual(sh("cp -r n /tmp/n2 && ls /tmp/n2 && rmdir n/m && unlink n/t && rmdir -v n"), ["m\nt\nrmdir: removing directory, 'n'\n", "", 0]);
+  assertEqual(sh("truncate -s 5 a.txt && wc -c a.txt && shred -u b.txt && ls"), ["5 a.txt\na.txt\n", "", 0]);
+  assertEqual(sh("install -d -v inst/sub && ls inst"), ["install: creating directory 'inst'\ninstall: creating directory 'inst/sub'\nsub\n", "", 0]);
+  const kinds = fileEffects(mark).map((line) => line.split(" ")[0]);
+  for (const kind of ["file_read", "file_write", "mkdir", "file_delete"]) assert(kinds.includes(kind), `${kind} in ${kinds}`);
+});
+
+test("the file commands fail as GNU coreutils does, outside the writable roots too", () => {
+  fresh({ files: { "f": "hi\n", "g": "", "d/x": "x\n", "/etc/passwd": "root\n" } });
+  assertEqual(sh("rm d"), ["", "rm: cannot remove 'd': Is a directory\n", 1]);
+  assertEqual(sh("rm nope; rm -f nope; echo $?"), ["0\n", "rm: cannot remove 'nope': No such file or directory\n", 0]);
+  assertEqual(sh("rm"), ["", "rm: missing operand\nTry 'rm --help' for more information.\n", 1]);
+  assertEqual(sh("rm --zz"), ["", "rm: unrecognized option '--zz'\nTry 'rm --help' for more information.\n", 1]);
+  assertEqual(sh("rm -z f"), ["", "rm: invalid option -- 'z'\nTry 'rm --help' for more information.\n", 1]);
+  assertEqual(sh("rm --no x"), ["", "rm: you may not abbreviate the --no-preserve-root option\n", 1]);
+  assertEqual(sh("rm -rf . /"), ["", "rm: refusing to remove '.' or '..' directory: skipping '.'\nrm: it is dangerous to operate recursively on '/'\nrm: use --no-preserve-root to override this failsafe\n", 1]);
+  assertEqual(sh("mv --ver f g"), ["", "mv: option '--ver' is ambiguous; possibilities: '--verbose' '--version'\nTry 'mv --help' for more information.\n", 1]);
+  // No terminal: -i reads its answer from standard input, and nothing there is a no.
+  assertEqual(sh("rm -i f; cat f"), ["hi\n", "rm: remove regular file 'f'? ", 0]);
+  assertEqual(sh("rm -- -x"), ["", "rm: cannot remove '-x': No such file or directory\n", 1]);
+  assertEqual(sh("rm /etc/passwd; mv /etc/passwd /tmp; cp f /etc/f"), ["", "rm: cannot remove '/etc/passwd': Permission denied\nmv: cannot move '/etc/passwd' to '/tmp/passwd': Permission denied\ncp: cannot create regular file '/etc/f': Permission denied\n", 1]);
+  assertEqual(sh("touch /etc/passwd; mkdir /etc/x; truncate -s 0 /etc/passwd"), ["", "touch: cannot touch '/etc/passwd': Permission denied\nmkdir: cannot create directory ‘/etc/x’: Permission denied\ntruncate: cannot open '/etc/passwd' for writing: Permission denied\n", 1]);
+  assertEqual(fs.readFileSync("/etc/passwd", "utf8"), "root\n");
+  assertEqual(sh("mv f f; mv d d/sub; mv nope x; mv f g h"), ["", "mv: 'f' and 'f' are the same file\nmv: cannot move 'd' to a subdirectory of itself, 'd/sub'\nmv: cannot stat 'nope': No such file or directory\nmv: target 'h': No such file or directory\n", 1]);
+  assertEqual(sh("cp d e; cp -r d d/sub; mkdir d; rmdir d; unlink d"), ["", "cp: -r not specified; omitting directory 'd'\ncp: cannot copy a directory, 'd', into itself, 'd/sub'\nmkdir: cannot create directory ‘d’: File exists\nrmdir: failed to remove 'd': Directory not empty\nunlink: cannot unlink 'd': Is a directory\n", 1]);
+  assertEqual(sh("mv -n g f; cat f; mv -v g d"), ["hi\nrenamed 'g' -> 'd/g'\n", "", 0]);
+  // The virtual file system has no links: refused, never a silent success.
+  assertEqual(sh("ln -s f lnk; ls lnk"), ["", "ln: failed to create symbolic link 'lnk': Operation not supported\nls: cannot access 'lnk': No such file or directory\n", 2]);
+  assertEqual(sh("ln f hard"), ["", "ln: failed to create hard link 'hard' => 'f': Operation not supported\n", 1]);
+  assertEqual(sh("truncate f"), ["", "truncate: you must specify either ‘--size’ or ‘--reference’\nTry 'truncate --help' for more information.\n", 1]);
+  assertEqual(sh("which rm mv cp"), ["/usr/bin/rm\n/usr/bin/mv\n/usr/bin/cp\n", "", 0]);
+});
+
+test("file commands run through argv calls too, and stay bounded", () => {
+  fresh({ files: { "/home/user/.ssh/id_rsa": "KEY\n", big: "x".repeat(1024 * 1024) } });
+  assertEqual(spawnSync("rm", ["--recur", "/home/user/.ssh"]).status, 0);
+  assert(!world.nodes.has("/home/user/.ssh"), "removed through spawnSync");
+  assertEqual(bunSpawnSync(["mkdir", "-p", "/tmp/a/b"]).exitCode, 0);
+  assert(world.nodes.get("/tmp/a/b")?.kind === "dir", "made through Bun.spawnSync");
+  // Past the shell's bounds (16 MiB a command) a copy or a write is not made: answered as a
+  // program the machine lacks, as everything the shell cannot model is.
+  assertEqual(sh(`cp ${"big ".repeat(17)}/tmp`)[2], 127);
+  assertEqual(sh("truncate -s 1G big")[2], 127);
+  assertEqual(world.nodes.get("/workspace/big").data.length, 1024 * 1024);
 });

@@ -41,8 +41,12 @@ pub(crate) fn judge(assertion: &RunsCommand, observation: &Observation) -> Judge
         .find(|command| matches(command.line))
         .map(|command| (command.line, command.via))
         .or_else(|| ran.iter().find(|command| command.input.is_some_and(matches)).map(|command| (command.line, "its input")));
-    // What a shell would run that the line cannot show, with nothing recorded that shows it.
-    let opaque = ran.iter().find(|command| command.input.is_none() && shell::simple_commands(command.line).1);
+    // What a shell would run that the line cannot show, with nothing recorded that shows it, or
+    // a script a shell reads from input the log could not read (a Blob, a stream, a descriptor).
+    let opaque = ran.iter().find(|command| match command.input {
+        None => shell::simple_commands(command.line).1,
+        Some(input) => shell::simple_commands(input).1 && shell::reads_script_from_stdin(command.line),
+    });
     let how = if regex.is_some() { "matches" } else { "contains" };
     let details = json!({ "pattern": pattern, "commands": ran.iter().map(|command| command.line).collect::<Vec<_>>() });
     let never = assertion.never == Some(true);
