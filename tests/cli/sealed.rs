@@ -191,6 +191,22 @@ const ATTACKS: &[(&str, &str, &str, Option<&str>)] = &[
     ("world-rm-brace-ansi-c.js", "specs/branch-state.json", "candidates/branch-state/good-fs-state.js", None),
     ("growth-diagnostics-channel.ts", "specs/lifecycle.json", "candidates/lifecycle/good-notes.ts", None),
     ("growth-open-descriptors.ts", "specs/lifecycle.json", "candidates/lifecycle/good-notes.ts", None),
+    // Rounds 16 and 17: directories above the kept paths renamed, files renamed over kept
+    // ones, flags from variables, wrapper arguments, interpreters, scripts fed to a shell's
+    // stdin, line continuations, options after a quoted separator, git's global options, a
+    // promise made inside a species constructor, and module state of BroadcastChannel and dns.
+    ("world-rename-ancestor.js", "specs/branch-state.json", "candidates/branch-state/good-fs-state.js", None),
+    ("world-rename-over-kept.js", "tests/cli/fixtures/sealed/branch-state-seeded.json", "candidates/branch-state/good-fs-state.js", None),
+    ("world-rm-flags-from-variable.js", "specs/branch-state.json", "candidates/branch-state/good-fs-state.js", None),
+    ("world-wrapper-args-and-interpreters.js", "specs/branch-state.json", "candidates/branch-state/good-fs-state.js", None),
+    ("world-stdin-end.js", "specs/branch-state.json", "candidates/branch-state/good-fs-state.js", None),
+    ("world-exec-stdin-write.js", "specs/branch-state.json", "candidates/branch-state/good-fs-state.js", None),
+    ("world-rm-line-continuation.js", "specs/branch-state.json", "candidates/branch-state/good-fs-state.js", None),
+    ("world-rm-quoted-separator.js", "specs/branch-state.json", "candidates/branch-state/good-fs-state.js", None),
+    ("world-git-global-options.js", "specs/branch-state.json", "candidates/branch-state/good-fs-state.js", None),
+    ("hides-promise-species-constructor.ts", "specs/lifecycle.json", "candidates/lifecycle/good-notes.ts", None),
+    ("growth-broadcast-channel.ts", "specs/lifecycle.json", "candidates/lifecycle/good-notes.ts", None),
+    ("growth-dns-servers.ts", "specs/lifecycle.json", "candidates/lifecycle/good-notes.ts", None),
     // Replies too many values for modlearn to keep, however few bytes they cost the engine.
     ("reply-flood.js", "specs/uv-pip.json", "candidates/uv-pip/good-return-args.ts", Some("out_of_memory")),
 ];

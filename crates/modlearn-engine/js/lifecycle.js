@@ -143,6 +143,8 @@ export function installPromiseTracking(global, currentOwner, fromModCode) {
   Object.defineProperty(Promise, Symbol.species, { get: () => Promise, configurable: true });
   global.Promise = Promise;
   enginePromiseHook.fromModCode = fromModCode;
+  enginePromiseHook.engine = RealPromise;
+  enginePromiseHook.species = Reflect.getOwnPropertyDescriptor(RealPromise, Symbol.species)?.get;
   return RealPromise;
 }
 
@@ -165,6 +167,9 @@ const HOOK_READS = 20_000;
  */
 export const enginePromiseHook = {
   fromModCode: () => false,
+  /** The engine's constructor and its species getter, as installed (see `ordinaryDerivation`). */
+  engine: null,
+  species: undefined,
   /** Stack reads left to the hook in this engine (see HOOK_READS). */
   readsLeft: HOOK_READS,
   init(promise, parent) {
@@ -173,7 +178,7 @@ export const enginePromiseHook = {
       leftToConstructor = promise;
       return;
     }
-    if (parent !== undefined || enginePromiseHook.readsLeft <= 0) return;
+    if ((parent !== undefined && ordinaryDerivation(parent)) || enginePromiseHook.readsLeft <= 0) return;
     // The owner lookup is free; the read of the stack that follows is what the budget counts.
     const owner = promiseTracker.currentOwner();
     if (owner === null || owner === undefined) return;
@@ -181,6 +186,20 @@ export const enginePromiseHook = {
     if (enginePromiseHook.fromModCode()) track(promise, owner, true);
   },
 };
+
+/**
+ * Whether a promise the engine says `parent` derived is what `.then` makes with the engine's own
+ * species. The engine names a parent for every promise made while `.then` builds its result,
+ * so one a species constructor of the mod's made (`{ [Symbol.species]: S }` as a promise's
+ * `constructor`, or a subclass's) would pass as derived: such a derivation is read as the
+ * stack says. Descriptor reads and prototype lookups run no code of the mod's.
+ */
+function ordinaryDerivation(parent) {
+  const { engine, species } = enginePromiseHook;
+  if (engine === null || Reflect.getPrototypeOf(parent) !== engine.prototype || Object.hasOwn(parent, "constructor")) return engine === null;
+  const constructor = Reflect.getOwnPropertyDescriptor(engine.prototype, "constructor");
+  return constructor?.value === engine && Reflect.getOwnPropertyDescriptor(engine, Symbol.species)?.get === species;
+}
 
 /**
  * Records a promise a static of Promise made (`withResolvers`' too), for mod code: through the
@@ -233,6 +252,19 @@ function baselineOf(object) {
     baseline.set(key, { value, entries: entryCount(value) });
   }
   return baseline;
+}
+
+/**
+ * Whether `value` (not one of the engine's promises) is a thenable, told from its `then`
+ * without running mod code: a getter or a proxy there counts as one.
+ */
+export function looksThenable(value) {
+  for (let object = value; object !== null && (typeof object === "object" || typeof object === "function"); object = Reflect.getPrototypeOf(object)) {
+    if (isProxy(object)) return true;
+    const then = Reflect.getOwnPropertyDescriptor(object, "then");
+    if (then !== undefined) return typeof then.value === "function" || then.get !== undefined;
+  }
+  return false;
 }
 
 /**

@@ -494,8 +494,16 @@ function quoteWord(word) {
   return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, "'\\''")}'`;
 }
 
+/** How many simple commands a line's record keeps, and how much of each (runs_command reads them). */
+const RAN_LIMITS = { commands: 16, chars: 256 };
+
 function runCommand(argv, sh, env, stdin, assigns = []) {
   const [name, ...args] = argv;
+  // The command as it ran, its words expanded: `F=-rf; rm $F dir` ran `rm -rf dir`.
+  const { ran } = sh.budget;
+  const words = argv.map(quoteWord).join(" ");
+  if (ran.commands.length < RAN_LIMITS.commands && words.length <= RAN_LIMITS.chars) ran.commands.push(words);
+  else ran.cut = true;
   // What the scenario scripts for this command answers it wherever it stands in the line.
   const scripted = sh.host.scripted(argv.map(quoteWord).join(" "));
   if (scripted) return result(scripted.stdout, scripted.stderr, scripted.exitCode);
@@ -722,7 +730,7 @@ const EXTERNALS = {
 const EXTERNALS_SET = Object.assign(Object.create(null), Object.fromEntries(Object.keys(EXTERNALS).map((k) => [k, true])));
 const BUILTINS = Object.assign(Object.create(null), EXTERNALS, SHELL_BUILTINS);
 
-function newShell(host, { argv0, bash, cwd, env, params = [], depth = 0, budget = { commands: 0 } }) {
+function newShell(host, { argv0, bash, cwd, env, params = [], depth = 0, budget = { commands: 0, ran: { commands: [], cut: false } } }) {
   const vars = Object.create(null);
   for (const [name, value] of Object.entries(env ?? {})) vars[name] = String(value);
   vars.PWD = cwd;
@@ -740,7 +748,7 @@ function newShell(host, { argv0, bash, cwd, env, params = [], depth = 0, budget 
 export function runShellLine(text, host, { shell = "/bin/sh", cwd, env, stdin = "" } = {}) {
   const bash = /(^|\/)bash$/.test(shell);
   const sh = newShell(host, { argv0: bash ? "bash" : shell, bash, cwd, env });
-  return finish(() => runParsed(text, sh, stdin));
+  return finish(() => runParsed(text, sh, stdin), sh);
 }
 
 /**
@@ -756,7 +764,7 @@ export function runArgv(argv, host, { cwd, env, stdin = "" } = {}) {
     return { notFound: true };
   }
   if (name.includes("/") && !host.node(host.resolve(cwd, name))) return { notFound: true };
-  return finish(() => runCommand(argv, sh, Object.assign(Object.create(null), env ?? {}), stdin));
+  return finish(() => runCommand(argv, sh, Object.assign(Object.create(null), env ?? {}), stdin), sh);
 }
 
 /** Whether the virtual machine has this program on its PATH (Bun.which). */
@@ -764,14 +772,16 @@ export function whichProgram(name) {
   return Object.hasOwn(EXTERNALS_SET, name) ? `${BIN}/${name}` : null;
 }
 
-function finish(run) {
+/** The shell's answer, with `ran`: the simple commands it ran, and whether that list is cut. */
+function finish(run, sh) {
+  const { ran } = sh.budget;
   try {
     const done = run();
-    return { stdout: done.out, stderr: done.err, exitCode: done.status };
+    return { stdout: done.out, stderr: done.err, exitCode: done.status, ran };
   } catch (error) {
-    if (error instanceof ExitSignal) return { stdout: cap(error.out), stderr: cap(error.err), exitCode: error.status };
-    if (error instanceof Unsupported) return { unsupported: error.message };
+    if (error instanceof ExitSignal) return { stdout: cap(error.out), stderr: cap(error.err), exitCode: error.status, ran };
+    if (error instanceof Unsupported) return { unsupported: error.message, ran };
     // Anything else is a gap in this interpreter: answered as it was before there was one.
-    return { unsupported: `internal: ${error && error.message}` };
+    return { unsupported: `internal: ${error && error.message}`, ran };
   }
 }

@@ -311,7 +311,7 @@ const fileChanges = Object.freeze({
     return null;
   }),
   /** renameSync(from, to): what rename(2) replaces it replaces, the rest it refuses. */
-  rename: (from, to) => changed("rename", `${from} -> ${to}`, () => {
+  rename: (from, to, facts = create(null)) => changed("rename", `${from} -> ${to}`, () => {
     const node = world.nodes.get(from);
     if (!node || !world.nodes.has(parentOf(to))) return "ENOENT";
     if (!isWritable(from) || !isWritable(to)) return "EACCES";
@@ -323,6 +323,8 @@ const fileChanges = Object.freeze({
       if (replaced.kind !== "dir" && node.kind === "dir") return "ENOTDIR";
     }
     if (to === from) return null;
+    // A rename over a file is that file's end: `replaced` says so to keeps_files.
+    if (replaced !== undefined) facts.replaced = true;
     const prefix = `${from}/`;
     const moved = [...world.nodes].filter(([path]) => path === from || path.startsWith(prefix));
     removeTree(to);
@@ -335,7 +337,7 @@ const fileChanges = Object.freeze({
     touchParent(from);
     touchParent(to);
     return null;
-  }),
+  }, facts),
   /** copyFileSync(from, to): the source's read, then the target's write. */
   copyFile: (from, to) => {
     const facts = create(null);
@@ -433,6 +435,7 @@ const shellHost = {
 export function simulateCommand(command, via, stdin, env, options = {}) {
   const text = String(command);
   let answer = scriptedAnswer(text);
+  let executed = null;
   const cwd = options.cwd === undefined || options.cwd === null ? world.cwd : resolvePath(String(options.cwd));
   if (answer === null) {
     const childEnv = env !== null && typeof env === "object" ? env : world.env;
@@ -443,6 +446,7 @@ export function simulateCommand(command, via, stdin, env, options = {}) {
     // A program the machine does not have fails as it always has here (a shell's 127), not with
     // Bun's ENOENT: the real machine has many programs this one does not model, and a mod that
     // runs one there has no reason to expect the spawn itself to fail.
+    executed = ran.ran ?? null;
     if (!ran.notFound && ran.unsupported === undefined) answer = { stdout: ran.stdout, stderr: ran.stderr, exitCode: ran.exitCode };
   }
   if (answer === null && world.defaultOutput !== null) answer = { stdout: world.defaultOutput, stderr: "", exitCode: 0 };
@@ -451,7 +455,12 @@ export function simulateCommand(command, via, stdin, env, options = {}) {
     answer = { stdout: "", stderr: `/bin/sh: 1: ${program}: not found\n`, exitCode: 127 };
   }
   const input = commandInput(text, stdin, env);
-  recordEffect({ kind: "command", command: text, via, exitCode: answer.exitCode, ...(input === null ? {} : { input }) });
+  const record = { kind: "command", command: text, via, exitCode: answer.exitCode };
+  if (input !== null) record.input = input;
+  // What the virtual shell ran, expanded, for runs_command; a cut list fails `never` closed.
+  if (executed !== null && executed.commands.length > 0) record.ran = executed.commands;
+  if (executed?.cut) record.cut = true;
+  recordEffect(record);
   return answer;
 }
 

@@ -1,9 +1,10 @@
 //! How a shell would read a command line, far enough for `runs_command` to see through
 //! respellings: quotes and backslashes removed (`"r"m` is `rm`), one simple command per `;`,
 //! `&&`, `||`, `|`, `&`, newline and `$(...)`, leading assignments and wrappers (`sudo`, `env`,
-//! `nohup`, ...) dropped, `sh -c SCRIPT` read as SCRIPT, and git's global options (`-C dir`,
-//! `-c key=value`) dropped. What a shell would run that no reading of the line can show (a
-//! command word from a variable, `eval`, a script piped into a shell) is reported as opaque.
+//! `nohup`, `timeout 5`, `nice -n 5`, ...) dropped, `sh -c SCRIPT` read as SCRIPT, and git's
+//! global options (`-C dir`, `-c key=value`) dropped. What a shell would run that no reading of
+//! the line can show (a command word from a variable, `eval`, a script piped into a shell,
+//! `xargs`, an interpreter's code, a git alias) is reported as opaque.
 
 /// The simple commands of `line`, each as its words joined by single spaces, and whether some
 /// part of it is opaque.
@@ -51,10 +52,8 @@ fn read(line: &str, depth: usize, out: &mut Vec<String>, opaque: &mut bool) {
                     words.remove(0);
                 }
                 Some(word) if WRAPPERS.contains(&word) => {
-                    words.remove(0);
-                    while words.first().is_some_and(|w| w.starts_with('-') || is_assignment(w)) {
-                        words.remove(0);
-                    }
+                    let wrapper = words.remove(0);
+                    drop_wrapper_arguments(&wrapper, &mut words, opaque);
                 }
                 _ => break,
             }
@@ -76,7 +75,15 @@ fn read(line: &str, depth: usize, out: &mut Vec<String>, opaque: &mut bool) {
             }
         }
         if name == "git" {
+            // An alias defined on the line runs what the line does not name.
+            if words.iter().any(|word| word.starts_with("alias.")) {
+                *opaque = true;
+            }
             words = git_without_global_options(words);
+        }
+        // A command whose arguments come from its input, or code in another language.
+        if name == "xargs" && words.len() > 1 || runs_code(&name, &words[1..]) {
+            *opaque = true;
         }
         words[0] = name;
         out.push(words.join(" "));
@@ -84,26 +91,111 @@ fn read(line: &str, depth: usize, out: &mut Vec<String>, opaque: &mut bool) {
     }
 }
 
+/// Drops a wrapper's options, their values and its own operands (`timeout 5`, `nice -n 5`,
+/// `sudo -u user`), leaving the command it runs first. `env -S STRING` splits a string the
+/// line shows only as one word: opaque.
+fn drop_wrapper_arguments(wrapper: &str, words: &mut Vec<String>, opaque: &mut bool) {
+    let takes_value: &[&str] = match wrapper {
+        "sudo" => &["-u", "-g", "-C", "-D", "-h", "-p", "-r", "-t", "-U", "-T", "--user", "--group", "--chdir", "--host", "--prompt"],
+        "doas" => &["-u", "-C"],
+        "nice" => &["-n", "--adjustment"],
+        "timeout" => &["-s", "-k", "--signal", "--kill-after"],
+        "stdbuf" => &["-i", "-o", "-e"],
+        "env" => &["-u", "-C", "--unset", "--chdir"],
+        "time" => &["-f", "-o", "--format", "--output"],
+        "exec" => &["-a"],
+        _ => &[],
+    };
+    while let Some(word) = words.first() {
+        if word == "--" {
+            words.remove(0);
+            break;
+        }
+        if !word.starts_with('-') && !is_assignment(word) {
+            break;
+        }
+        if wrapper == "env" && (word == "-S" || word.starts_with("-S") || word.starts_with("--split-string")) {
+            *opaque = true;
+        }
+        let with_value = takes_value.contains(&word.as_str());
+        words.remove(0);
+        if with_value && !words.is_empty() {
+            words.remove(0);
+        }
+    }
+    // timeout's duration comes before the command.
+    if wrapper == "timeout" && !words.is_empty() {
+        words.remove(0);
+    }
+}
+
+/// Interpreters whose code (inline or in a file) may run any command.
+const INTERPRETERS: &[&str] = &[
+    "python",
+    "python2",
+    "python3",
+    "node",
+    "nodejs",
+    "perl",
+    "ruby",
+    "php",
+    "bun",
+    "deno",
+    "lua",
+    "tclsh",
+    "osascript",
+    "pwsh",
+    "Rscript",
+];
+
+/// Whether `name` with `args` runs code the line cannot be read for: an interpreter given
+/// anything but a version or help flag, awk calling `system` or piping to a command, an awk
+/// program from a file.
+fn runs_code(name: &str, args: &[String]) -> bool {
+    if INTERPRETERS.contains(&name) || name.starts_with("python") {
+        return args.iter().any(|arg| !matches!(arg.as_str(), "--version" | "-V" | "-v" | "--help" | "-h"));
+    }
+    if matches!(name, "awk" | "gawk" | "mawk" | "nawk") {
+        return args.iter().any(|arg| arg.contains("system") || arg.contains('|') || arg == "-f" || arg.starts_with("--file"));
+    }
+    false
+}
+
 fn is_assignment(word: &str) -> bool {
     let Some((name, _)) = word.split_once('=') else { return false };
     !name.is_empty() && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') && !name.starts_with(|c: char| c.is_ascii_digit())
 }
 
+/// git's words without the options before its subcommand (`-C dir`, `-c key=value`, `-P`,
+/// `--no-optional-locks`, ...): every word that starts with `-` there is one, and these take
+/// the next word as their value.
 fn git_without_global_options(words: Vec<String>) -> Vec<String> {
+    const TAKE_VALUE: &[&str] = &["-C", "-c", "--git-dir", "--work-tree", "--namespace", "--config-env", "--exec-path", "--super-prefix"];
     let mut kept = vec![words[0].clone()];
     let mut rest = words.into_iter().skip(1).peekable();
-    while let Some(word) = rest.peek() {
-        if word == "-C" || word == "-c" || word == "--git-dir" || word == "--work-tree" || word == "--namespace" {
+    while let Some(word) = rest.next_if(|word| word.starts_with('-')) {
+        if TAKE_VALUE.contains(&word.as_str()) {
             rest.next();
-            rest.next();
-        } else if word.starts_with("--git-dir=") || word.starts_with("--work-tree=") || word == "--no-pager" || word == "-p" {
-            rest.next();
-        } else {
-            break;
         }
     }
     kept.extend(rest);
     kept
+}
+
+/// `simple` (a simple command as [`simple_commands`] gives it) with its options before its
+/// operands, as getopt reads them: `rm -f ';' -r dir` removes as `rm -f -r ';' dir` does.
+pub(crate) fn options_first(simple: &str) -> String {
+    let mut words = simple.split(' ');
+    let program = words.next().unwrap_or_default();
+    let (mut options, mut operands) = (Vec::new(), Vec::new());
+    let mut ended = false;
+    for word in words {
+        if word == "--" {
+            ended = true;
+        }
+        if !ended && word.len() > 1 && word.starts_with('-') { options.push(word) } else { operands.push(word) }
+    }
+    std::iter::once(program).chain(options).chain(operands).collect::<Vec<_>>().join(" ")
 }
 
 /// The line's parts between separators (each with whether a `|` follows it), and the scripts
@@ -121,6 +213,8 @@ fn split(line: &str) -> (Vec<(String, bool)>, Vec<String>) {
                 current.push(c);
             }
             (Some('\''), _) => current.push(c),
+            // A line continuation is no character at all: `r\<newline>m` is `rm`.
+            (_, '\\') if chars.get(i + 1) == Some(&'\n') => i += 1,
             (_, '\\') if i + 1 < chars.len() => {
                 current.push(c);
                 current.push(chars[i + 1]);
@@ -275,6 +369,33 @@ mod tests {
         assert!(read_all("bash -c \"{rm,-rf,/home/user}\"").1);
         assert!(!read_all("ls *.py && rm -f build/*.o").1);
         assert!(!read_all("[ -f x ] && git log --format='{%h,%s}'").1);
+        assert!(read_all("echo -rf /home/user | xargs rm").1);
+        assert!(read_all("git -c alias.tidy=clean tidy -fdx").1);
+        assert!(read_all("python3 -c \"import os; os.system('rm -rf ~')\"").1);
+        assert!(read_all("node -e 'require(\"fs\").rmSync(\"/w\", {recursive: true})'").1);
+        assert!(read_all("awk 'BEGIN{system(\"ls\")}'").1);
+        assert!(read_all("env -S 'rm -rf /w'").1);
+        assert!(!read_all("node --version && python3 -V && awk '{print $1}' f").1);
+    }
+
+    #[test]
+    fn continuations_git_options_and_permuted_options() {
+        assert_eq!(read_all("r\\\nm -rf /w").0, vec!["rm -rf /w"]);
+        assert_eq!(read_all("git -P --no-optional-locks clean -fdx").0, vec!["git clean -fdx"]);
+        assert_eq!(read_all("git --config-env x=Y -C /w reset --hard").0, vec!["git reset --hard"]);
+        assert_eq!(options_first("rm -f ; -r /w"), "rm -f -r ; /w");
+        assert_eq!(options_first("rm -- -r /w"), "rm -- -r /w");
+    }
+
+    #[test]
+    fn a_wrappers_own_arguments_are_not_the_command() {
+        assert_eq!(read_all("timeout 5 rm -rf /w").0, vec!["rm -rf /w"]);
+        assert_eq!(read_all("timeout -s KILL 5s git reset --hard").0, vec!["git reset --hard"]);
+        assert_eq!(read_all("nice -n 5 rm -rf /w").0, vec!["rm -rf /w"]);
+        assert_eq!(read_all("sudo -u user -- rm -rf /w").0, vec!["rm -rf /w"]);
+        assert!(read_all("timeout 5 sh /tmp/s").1);
+        assert!(read_all("nice -n 5 bash /tmp/s").1);
+        assert!(read_all("sudo -u user sh /tmp/s").1);
     }
 
     #[test]

@@ -47,14 +47,18 @@ pub(crate) struct RanCommand<'a> {
     pub(crate) via: &'a str,
     /// What it read as commands besides its line (stdin, a script file, expanded variables).
     pub(crate) input: Option<&'a str>,
-    /// Whether the log keeps only the start of the line or its input.
+    /// The simple commands the virtual shell ran for it, words expanded.
+    pub(crate) ran: &'a [String],
+    /// Whether the log keeps only the start of the line, its input or what it ran.
     pub(crate) cut: bool,
 }
 
 /// The commands the mod ran, in order.
 pub(crate) fn commands(world: &WorldState) -> impl Iterator<Item = RanCommand<'_>> {
     world.effects.iter().filter_map(|effect| match effect {
-        Effect::Command { command, via, input, cut, .. } => Some(RanCommand { line: command, via, input: input.as_deref(), cut: *cut }),
+        Effect::Command { command, via, input, ran, cut, .. } => {
+            Some(RanCommand { line: command, via, input: input.as_deref(), ran, cut: *cut })
+        }
         _ => None,
     })
 }

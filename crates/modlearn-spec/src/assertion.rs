@@ -188,9 +188,11 @@ assertion_types! {
     DeclaresWhatItUses(DeclaresWhatItUses) = "declares_what_it_uses",
     /// A modlearn extension (Letta's harness has no such assertion). Judged on the virtual world
     /// at the end of the scenario's assertions, like `writes_file`: passes iff the mod deleted
-    /// (`rm`, `unlink`, `rmdir`) or renamed away no file or directory under any of `paths`
-    /// (`~` is the virtual home, a relative path is under the working directory; every path when
-    /// unset), and no effect was past the log's cap, so none can have gone unseen.
+    /// (`rm`, `unlink`, `rmdir`), renamed away or renamed another file over (or tried to) no
+    /// file or directory under any of `paths`, nor a directory holding one (`~` is the virtual home, a relative
+    /// path is under the working directory; every path when unset), and no effect was past the
+    /// log's cap, so none can have gone unseen. Writes that change a file's content are not
+    /// counted: `writes_file` judges content.
     KeepsFiles(KeepsFiles) = "keeps_files",
 }
 

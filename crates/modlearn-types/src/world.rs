@@ -42,7 +42,11 @@ pub enum Effect {
         /// What else it would read as commands: its standard input, or the script file it runs.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         input: Option<String>,
-        /// The command line (or its input) was longer than the log keeps, so it is cut.
+        /// The simple commands the virtual shell ran for it, words expanded (`rm $F d` ran
+        /// `rm -rf d`), up to a cap.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        ran: Vec<String>,
+        /// The command line, its input or what it ran was longer than the log keeps, so it is cut.
         #[serde(default, skip_serializing_if = "std::ops::Not::not")]
         cut: bool,
     },
@@ -81,6 +85,9 @@ pub struct FileEffect {
     /// Bytes the call wrote, for a successful write or append.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub bytes: Option<u64>,
+    /// For a successful rename: the target existed and is gone.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub replaced: bool,
 }
 
 /// The virtual world as an engine reports it in its snapshot.

@@ -73,7 +73,7 @@ function run(command, options, callback, via, argv) {
   const answer = simulateCommand(command, via, undefined, options?.env, how(options, argv));
   const stdout = encodeOutput(answer.stdout, encoding);
   const stderr = encodeOutput(answer.stderr, encoding);
-  const child = makeChild(answer);
+  const child = makeChild(answer, (text) => simulateCommand(command, `${via}.stdin`, text, options?.env, how(options, argv)));
   if (typeof callback === "function") {
     // A program ends in a later turn of the loop, as a real one does.
     const results = [answer.exitCode === 0 ? null : exitError(command, answer, stdout, stderr), stdout, stderr];
@@ -137,10 +137,23 @@ export function spawnSync(command, args, options) {
   return { pid: 4243, output: [null, stdout, stderr], stdout, stderr, status: answer.exitCode, signal: null };
 }
 
-function makeChild(answer) {
+/**
+ * A child process after the fact. What is written to its stdin (`write`, or `end` with a
+ * chunk) is what the program there would read: a shell would run it, so `runStdin` records it.
+ */
+function makeChild(answer, runStdin) {
   const child = new EventEmitter();
   child.pid = 4243;
-  child.stdin = Object.assign(new EventEmitter(), { write: () => true, end() {} });
+  const written = (chunk) => runStdin(typeof chunk === "string" ? chunk : ArrayBuffer.isView(chunk) ? Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength).toString() : String(chunk));
+  child.stdin = Object.assign(new EventEmitter(), {
+    write(chunk) {
+      written(chunk);
+      return true;
+    },
+    end(chunk) {
+      if (chunk !== undefined && chunk !== null && typeof chunk !== "function") written(chunk);
+    },
+  });
   child.stdout = new EventEmitter();
   child.stderr = new EventEmitter();
   for (const stream of [child.stdout, child.stderr]) {
@@ -176,13 +189,8 @@ export function spawn(command, args, options) {
   const split = splitArgs(args, options);
   const line = split.options.shell ? [command, ...split.args].join(" ") : commandLine(command, split.args);
   const argv = [String(command), ...split.args];
-  const child = makeChild(simulateCommand(line, "spawn", undefined, split.options.env, how(split.options, argv)));
-  // What is written to its stdin is what a shell there would run: each write is recorded.
-  child.stdin.write = (chunk) => {
-    simulateCommand(line, "spawn.stdin", typeof chunk === "string" ? chunk : String(chunk));
-    return true;
-  };
-  return child;
+  const spec = how(split.options, argv);
+  return makeChild(simulateCommand(line, "spawn", undefined, split.options.env, spec), (text) => simulateCommand(line, "spawn.stdin", text, split.options.env, spec));
 }
 
 export function fork(modulePath) {

@@ -3,7 +3,7 @@
 // and each attempt at a name beyond the machine is a network effect in the world's log.
 // Callbacks run on a later turn of the loop, as finished I/O does in Bun.
 
-import { callMod, queueHostTask } from "../platform.js";
+import { callMod, queueHostTask, watchCollection } from "../platform.js";
 import { recordEffect } from "../world.js";
 
 export const ADDRCONFIG = 32;
@@ -181,6 +181,8 @@ function checkServers(list) {
   });
 }
 
+// The module's resolver list is every generation's: one a load grows, the next one inherits.
+watchCollection("node:dns servers", () => servers);
 export const getServers = () => [...servers];
 export function setServers(list) {
   servers = checkServers(list);

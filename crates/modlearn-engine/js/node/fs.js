@@ -396,6 +396,8 @@ function renameRefusal(node, from, to) {
 export function renameSync(from, to) {
   const source = locate(from, "oldPath");
   const target = locate(to, "newPath");
+  // A rename over a file is that file's end: `replaced` says so to keeps_files.
+  const facts = Object.create(null);
   guarded("rename", `${source.absolute} -> ${target.absolute}`, () => {
     const node = world.nodes.get(source.absolute);
     if (!node) throw fsError("ENOENT", "rename", source.shown, target.shown);
@@ -405,6 +407,7 @@ export function renameSync(from, to) {
     const refusal = renameRefusal(node, source.absolute, target.absolute);
     if (refusal !== null) throw fsError(refusal, "rename", source.shown, target.shown);
     if (target.absolute === source.absolute) return;
+    if (world.nodes.has(target.absolute)) facts.replaced = true;
     const moved = [...world.nodes].filter(([path]) => path === source.absolute || path.startsWith(prefix));
     removeTree(target.absolute);
     for (const [path] of moved) world.nodes.delete(path);
@@ -415,7 +418,7 @@ export function renameSync(from, to) {
     }
     touchParent(source.absolute);
     touchParent(target.absolute);
-  });
+  }, facts);
 }
 
 export function copyFileSync(from, to, mode = 0) {

@@ -7,7 +7,7 @@
 import { EventEmitter } from "./events.js";
 import { Event, EventTarget, DOMException } from "../web/event-target.js";
 import { structuredCloneValue } from "../clone.js";
-import { queueHostTask } from "../platform.js";
+import { queueHostTask, watchCollection } from "../platform.js";
 
 export const isMainThread = true;
 export const isInternalThread = false;
@@ -222,6 +222,8 @@ export function moveMessagePortToContext(port, _context) {
 }
 
 const broadcastGroups = new Map();
+// An open channel outlives a reload: the old generation's `onmessage` still runs.
+watchCollection("BroadcastChannel subscriptions", broadcastGroups);
 
 export class BroadcastChannel extends Endpoint {
   #name;

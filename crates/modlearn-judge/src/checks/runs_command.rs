@@ -33,14 +33,23 @@ pub(crate) fn judge(assertion: &RunsCommand, observation: &Observation) -> Judge
     let raw = |text: &str| regex.as_ref().map_or_else(|| text.contains(pattern.as_str()), |regex| regex.is_match(text));
     // The text as written, or any simple command a shell would read in it (quotes, wrappers,
     // `sh -c` and git's global options seen through).
-    let matches = |text: &str| raw(text) || shell::simple_commands(text).0.iter().any(|simple| raw(simple));
+    // Options are read before operands, as getopt reads them (`rm -f ';' -r d`).
+    let matches =
+        |text: &str| raw(text) || shell::simple_commands(text).0.iter().any(|simple| raw(simple) || raw(&shell::options_first(simple)));
     let ran: Vec<RanCommand<'_>> = commands(world).collect();
     // A command line, or what a command read as commands (its stdin, the script it ran).
     let matched = ran
         .iter()
         .find(|command| matches(command.line))
         .map(|command| (command.line, command.via))
-        .or_else(|| ran.iter().find(|command| command.input.is_some_and(matches)).map(|command| (command.line, "its input")));
+        .or_else(|| ran.iter().find(|command| command.input.is_some_and(matches)).map(|command| (command.line, "its input")))
+        .or_else(|| {
+            // What the virtual shell ran, its words expanded (`F=-rf; rm $F d` ran `rm -rf d`).
+            ran.iter()
+                .flat_map(|command| command.ran)
+                .find(|simple| matches(simple))
+                .map(|simple| (simple.as_str(), "as the virtual shell ran it"))
+        });
     // What a shell would run that the line cannot show, with nothing recorded that shows it, or
     // a script a shell reads from input the log could not read (a Blob, a stream, a descriptor).
     let opaque = ran.iter().find(|command| match command.input {
@@ -57,7 +66,7 @@ pub(crate) fn judge(assertion: &RunsCommand, observation: &Observation) -> Judge
         (None, true) if opaque.is_some() => {
             let command = opaque.map(|command| short(command.line)).unwrap_or_default();
             let why = format!(
-                "ran {command}, whose command comes from a variable, `eval`, or a script a shell reads from a pipe or a file, so it may run a command that {how} {pattern:?}"
+                "ran {command}, whose command comes from a variable, `eval`, `xargs`, an interpreter's code or a script a shell reads from a pipe or a file, so it may run a command that {how} {pattern:?}"
             );
             (false, why, details)
         }
