@@ -16,7 +16,7 @@ import { plainData } from "./json.js";
 import { CheckPermissionsOperation, RunCommandOperation, RunToolOperation } from "./invocations.js";
 // The module's own: a mod may replace globalThis.AbortController for the loads after it.
 import { AbortController, isAborted, signalOf } from "./abort.js";
-import { CapabilitiesOperation, ControlOperation, LeaksOperation, SettleOperation, checkedDispose } from "./lifecycle.js";
+import { CapabilitiesOperation, ControlOperation, LeaksOperation, SettleOperation, checkedDispose, looksThenable } from "./lifecycle.js";
 import { activateExtension, startSession } from "./pi/session.js";
 import { runtimeOf } from "./dialect-runtimes.js";
 import { piRegistrations } from "./pi/events.js";
@@ -219,8 +219,11 @@ class EmitOperation {
    * jobs, started when the result settles, reads the event at the same point.
    */
   readAsLettaDoes(returned) {
-    let chain = returned instanceof RealPromise ? RealPromise.prototype.then.call(returned, noop, noop) : RealPromise.resolve().then(noop);
-    for (let hop = 1; hop < READ_AFTER_HOPS - 1; hop++) chain = chain.then(noop);
+    const native = returned instanceof RealPromise;
+    let chain = native ? RealPromise.prototype.then.call(returned, noop, noop) : RealPromise.resolve().then(noop);
+    // Letta's `await` of a thenable takes one job more: the job that calls its `then`.
+    const hops = native || !looksThenable(returned) ? READ_AFTER_HOPS : READ_AFTER_HOPS + 1;
+    for (let hop = 1; hop < hops - 1; hop++) chain = chain.then(noop);
     // A thenable's result takes the host's `await` longer than the chain: a read that comes
     // first waits for the result, since Letta reads the event with the result in it.
     chain.then(() => {

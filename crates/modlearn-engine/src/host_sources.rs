@@ -143,6 +143,7 @@ host_sources!(
     "web/intl-dates.js",
     "web/network.js",
     "web/streams.js",
+    "web/compression-streams.js",
     "web/url.js",
     "world.js",
 );

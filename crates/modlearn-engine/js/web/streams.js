@@ -1,11 +1,12 @@
 // The WHATWG streams Bun has as globals: the reference implementation's port
-// (vendor/streams.js), and the text encoding streams built on its
-// TransformStream.
+// (vendor/streams.js), and the text encoding and compression streams built on
+// its TransformStream.
 
 import { TransformStream } from "../vendor/streams.js";
 import { TextDecoder, TextEncoder } from "./encoding.js";
 
 export * from "../vendor/streams.js";
+export { CompressionStream, DecompressionStream } from "./compression-streams.js";
 
 /** Splits the stream's readable and writable ends off a TransformStream, as the standard's classes expose only those. */
 class TextTransform {

@@ -328,6 +328,21 @@ export async function probeAsync() {
       .pipeTo(new WritableStream({ write(chunk) { chunks.push(chunk); } }));
     return chunks;
   });
+  await put("compressionStreams", async () => {
+    const text = "modlearn ".repeat(40);
+    const roundTrips = [];
+    for (const format of ["gzip", "deflate", "deflate-raw"]) {
+      const out = await new Response(new Blob([text]).stream().pipeThrough(new CompressionStream(format)).pipeThrough(new DecompressionStream(format))).text();
+      roundTrips.push([format, out === text]);
+    }
+    let refused;
+    try {
+      new CompressionStream("zip");
+    } catch (error) {
+      refused = [error.name, error instanceof TypeError];
+    }
+    return [roundTrips, refused, Object.prototype.toString.call(new CompressionStream("gzip"))];
+  });
   await put("transformStream", async () => {
     const { readable, writable } = new TransformStream({ transform(chunk, controller) { controller.enqueue(chunk.toUpperCase()); } });
     const writer = writable.getWriter();
