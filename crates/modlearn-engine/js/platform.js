@@ -175,6 +175,23 @@ export function queueHostTask(fn, task) {
   clock.timers.set(id, { id, due: clock.now, seq: clock.seq++, fn, args: [], interval: null, owner: clock.currentOwner(), host: true, phase: PHASE[task], task, context });
 }
 
+/**
+ * A promise of what `run` returns (or throws), settled by finished I/O: Bun does the work off
+ * the thread, so the promise settles on a later turn of the loop, never within promise jobs.
+ */
+export function settleAsIo(run) {
+  return new RealPromise((resolve, reject) => {
+    let result;
+    try {
+      result = run();
+    } catch (error) {
+      queueHostTask(() => reject(error), "io");
+      return;
+    }
+    queueHostTask(() => resolve(result), "io");
+  });
+}
+
 /** How many turns a drain waits at most: ticks that queue ticks forever starve a loop in Bun too. */
 const DRAIN_TURNS = 100_000;
 

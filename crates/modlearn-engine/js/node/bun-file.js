@@ -3,7 +3,7 @@
 // its effects, permissions and errors.
 
 import { Buffer } from "../web/buffer.js";
-import { bunFileSystem } from "../platform.js";
+import { bunFileSystem, settleAsIo } from "../platform.js";
 import { existsSync, readFileSync, statSync, writeFileSync } from "./fs.js";
 
 /** The MIME types Bun gives the common text files (by extension); anything else is bytes. */
@@ -41,14 +41,15 @@ class BunFile {
   exists() {
     return Promise.resolve(existsSync(this.#path));
   }
+  // Reads settle on a later turn of the loop, as Bun's (off the thread) do; `exists` at once.
   text() {
-    return new Promise((resolve) => resolve(readFileSync(this.#path, "utf8")));
+    return settleAsIo(() => readFileSync(this.#path, "utf8"));
   }
   async json() {
     return JSON.parse(await this.text());
   }
   bytes() {
-    return new Promise((resolve) => resolve(new Uint8Array(readFileSync(this.#path))));
+    return settleAsIo(() => new Uint8Array(readFileSync(this.#path)));
   }
   async arrayBuffer() {
     const bytes = await this.bytes();

@@ -3,7 +3,7 @@
 // and each attempt at a name beyond the machine is a network effect in the world's log.
 // Callbacks run on a later turn of the loop, as finished I/O does in Bun.
 
-import { callMod, queueHostTask, watchCollection } from "../platform.js";
+import { callMod, queueHostTask, settleAsIo, watchCollection } from "../platform.js";
 import { recordEffect } from "../world.js";
 
 export const ADDRCONFIG = 32;
@@ -223,16 +223,17 @@ const promisified = (fn) => (...args) => new Promise((resolvePromise, reject) =>
   fn(...args, (error, ...values) => (error ? reject(error) : resolvePromise(values[0])));
 });
 
+/** Settles on a later turn of the loop, as Bun's lookup (off the thread) does. */
 function lookupPromise(hostname, options = {}) {
   checkHostname(hostname);
-  return new Promise((resolvePromise, reject) => {
+  return settleAsIo(() => {
     const answers = lookupAnswers(hostname, options);
     if (answers === null || answers.length === 0) {
       if (answers === null && !isLocalhost(hostname)) attempt(hostname, "dns.promises.lookup");
       // Bun's promise form leaves the name out of the message and the error.
-      return reject(dnsError("getaddrinfo", hostname, { withHost: false }));
+      throw dnsError("getaddrinfo", hostname, { withHost: false });
     }
-    resolvePromise(options?.all ? answers : answers[0]);
+    return options?.all ? answers : answers[0];
   });
 }
 

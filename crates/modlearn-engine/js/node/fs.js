@@ -5,7 +5,7 @@
 import { Buffer } from "../web/buffer.js";
 import { fileStreams } from "./fs-streams.js";
 import { fileDescriptors } from "./fs-descriptors.js";
-import { callMod, clock, queueHostTask, randomUint32 } from "../platform.js";
+import { callMod, clock, queueHostTask, randomUint32, settleAsIo } from "../platform.js";
 import { isWritable, parentOf, recordEffect, resolvePath, world } from "../world.js";
 
 const ERRORS = {
@@ -517,17 +517,7 @@ function callbackForm(name, sync, spread = false) {
 
 /** The promise form of a sync call: done now, settled when the loop turns, as Bun's are. */
 export function promiseForm(sync) {
-  return (...args) =>
-    new Promise((resolve, reject) => {
-      let result;
-      try {
-        result = sync(...args);
-      } catch (error) {
-        queueHostTask(() => reject(error), "io");
-        return;
-      }
-      queueHostTask(() => resolve(result), "io");
-    });
+  return (...args) => settleAsIo(() => sync(...args));
 }
 
 export const readFile = callbackForm("readFile", readFileSync);

@@ -3,7 +3,7 @@
 // same on every run with the same seed; `subtle` digests (mods hash text with
 // it), and refuses the rest as an engine without the algorithm would.
 
-import { randomUint32 } from "../platform.js";
+import { randomUint32, settleAsIo } from "../platform.js";
 import { sha1, sha256, sha384, sha512 } from "../vendor/hashes.js";
 
 /** Fills `bytes` (a Uint8Array) with seeded random bytes. */
@@ -46,20 +46,26 @@ function notSupported(message) {
   return error;
 }
 
+/** The digest of `data` as `digest` answers it, or the error it rejects with. */
+function digestNow(algorithm, data) {
+  const name = String(typeof algorithm === "object" && algorithm !== null ? algorithm.name : algorithm).toLowerCase();
+  const hash = Object.hasOwn(DIGESTS, name) ? DIGESTS[name] : null;
+  if (hash === null) throw notSupported("Unrecognized algorithm name");
+  let bytes;
+  if (data instanceof ArrayBuffer) bytes = new Uint8Array(data);
+  else if (ArrayBuffer.isView(data)) bytes = new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
+  else {
+    const received = typeof data === "string" ? `type string ('${data}')` : data === null ? "null" : `type ${typeof data}`;
+    throw new TypeError(`The "data" argument must be of type ArrayBuffer, Buffer, TypedArray, or DataView. Received ${received}`);
+  }
+  const digest = hash(bytes);
+  return digest.buffer.slice(digest.byteOffset, digest.byteOffset + digest.byteLength);
+}
+
 class SubtleCrypto {
-  async digest(algorithm, data) {
-    const name = String(typeof algorithm === "object" && algorithm !== null ? algorithm.name : algorithm).toLowerCase();
-    const hash = Object.hasOwn(DIGESTS, name) ? DIGESTS[name] : null;
-    if (hash === null) throw notSupported("Unrecognized algorithm name");
-    let bytes;
-    if (data instanceof ArrayBuffer) bytes = new Uint8Array(data);
-    else if (ArrayBuffer.isView(data)) bytes = new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
-    else {
-      const received = typeof data === "string" ? `type string ('${data}')` : data === null ? "null" : `type ${typeof data}`;
-      throw new TypeError(`The "data" argument must be of type ArrayBuffer, Buffer, TypedArray, or DataView. Received ${received}`);
-    }
-    const digest = hash(bytes);
-    return digest.buffer.slice(digest.byteOffset, digest.byteOffset + digest.byteLength);
+  /** Settles on a later turn of the loop, as Bun's (which hashes off the thread) does. */
+  digest(algorithm, data) {
+    return settleAsIo(() => digestNow(algorithm, data));
   }
   get [Symbol.toStringTag]() {
     return "SubtleCrypto";
