@@ -18,6 +18,7 @@ export const abortHooks = { onListenerError: (_error, _reason) => {} };
 let readAborted = (_signal) => false;
 let readSignal = (_controller) => null;
 let readListeners = (_signal) => [];
+let readOnabort = (_signal) => null;
 
 /** Node's AbortError for an API that gave up because `signal` was aborted. */
 export function apiAbortError(signal) {
@@ -51,7 +52,8 @@ export function abortListenerCount(signal, seen = new Set()) {
     if (forwarded === undefined || abortListenerCount(forwarded, seen) > 0) count++;
   }
   if (signal === null || typeof signal !== "object") return count;
-  // An `onabort` a mod turned into an accessor counts without being called.
+  if (readOnabort(signal) !== null) return count + 1;
+  // An `onabort` a mod defined on the signal itself counts without being called.
   const onabort = Reflect.getOwnPropertyDescriptor(signal, "onabort");
   return count + (onabort !== undefined && (onabort.get || onabort.set || onabort.value != null) ? 1 : 0);
 }
@@ -67,13 +69,22 @@ export class AbortSignal {
     readAborted = (signal) => signal !== null && typeof signal === "object" && #aborted in signal && signal.#aborted;
     readListeners = (signal) =>
       signal !== null && typeof signal === "object" && #listeners in signal ? signal.#listeners.map((entry) => entry.listener) : [];
+    readOnabort = (signal) => (signal !== null && typeof signal === "object" && #onabort in signal ? signal.#onabort : null);
 
   }
 
   #aborted = false;
   #reason = undefined;
   #listeners = [];
-  onabort = null;
+  // On the prototype, as in Bun: `JSON.stringify(signal)` is `{}`.
+  #onabort = null;
+
+  get onabort() {
+    return this.#onabort;
+  }
+  set onabort(value) {
+    this.#onabort = typeof value === "function" || (typeof value === "object" && value !== null) ? value : null;
+  }
 
   get aborted() {
     return this.#aborted;

@@ -7,7 +7,7 @@ use deno_core::ModuleSpecifier;
 /// What kind of source a candidate file holds, by its extension.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SourceKind {
-    /// `.js`, `.mjs`: used verbatim, always as an ES module.
+    /// `.js`, `.mjs`: used verbatim as an ES module (CommonJS wrapped; decorators lowered).
     JavaScript,
     /// `.ts`, `.mts`: transpiled.
     TypeScript,
@@ -62,6 +62,20 @@ fn is_commonjs(specifier: &ModuleSpecifier, source: &str) -> bool {
         maybe_syntax: None,
     })
     .is_ok_and(|parsed| parsed.compute_is_script())
+}
+
+/// Whether JavaScript may use TC39 decorators or `accessor` fields, which Bun's transpiler lowers
+/// in every file and QuickJS cannot parse: an `@` that starts a name after a space, a bracket
+/// or a line's start. Such a file is transpiled as a TypeScript one is (a few false alarms, an
+/// `@` in a string or comment, only cost the parse).
+fn may_have_decorators(source: &str) -> bool {
+    let bytes = source.as_bytes();
+    let decorator = bytes.windows(3).any(|w| {
+        matches!(w[0], b' ' | b'\t' | b'\n' | b'(' | b'{' | b';')
+            && w[1] == b'@'
+            && (w[2].is_ascii_alphabetic() || w[2] == b'_' || w[2] == b'$')
+    });
+    decorator || source.starts_with('@') || source.contains("accessor ")
 }
 
 /// A CommonJS file as the ES module Bun makes of it for an importer: `module.exports` is the
@@ -143,7 +157,7 @@ fn emit_module(
     source: &str,
     map: SourceMapOption,
 ) -> Result<Emitted, String> {
-    if kind == SourceKind::JavaScript {
+    if kind == SourceKind::JavaScript && !may_have_decorators(source) {
         let code = if is_commonjs(specifier, source) { commonjs_as_module(source) } else { source.to_owned() };
         return Ok(Emitted { code, source_map: None });
     }

@@ -413,7 +413,13 @@ function ranked(base) {
   return base.replace(NON_LETTER, (character) => String.fromCharCode(1 + NON_LETTER_ORDER.indexOf(character)));
 }
 
-function collate(a, b, numeric, sensitivity) {
+/** What ICU's root collation ignores at every level: controls, format characters, the BOM. */
+const IGNORABLE = /[\u0000-\u0008\u000E-\u001F\u007F-\u009F\u00AD\u200B-\u200F\u2060-\u2064\uFEFF]/g;
+
+function collate(rawA, rawB, numeric, sensitivity) {
+  // Canonically equivalent texts (`e` + U+0301 and `é`) collate equal, as in ICU.
+  const a = rawA.replace(IGNORABLE, "").normalize("NFC");
+  const b = rawB.replace(IGNORABLE, "").normalize("NFC");
   const keyA = baseOf(a);
   const keyB = baseOf(b);
   if (numeric) {
