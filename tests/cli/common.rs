@@ -85,13 +85,34 @@ pub fn read_json(path: &Path) -> serde_json::Value {
     serde_json::from_str(&read(path)).unwrap_or_else(|error| panic!("{}: {error}", path.display()))
 }
 
-/// An OpenAI-style base URL on 127.0.0.1 where nothing listens: the port was
-/// free a moment ago, so a connection is refused at once.
-pub fn unreachable_base_url() -> String {
-    let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("a free port");
-    let port = listener.local_addr().expect("its address").port();
-    drop(listener);
-    format!("http://127.0.0.1:{port}/v1")
+/// A base URL on 127.0.0.1 whose port a socket holds bound but never listening: a connection
+/// there is refused, and no other test's server can be given the port while this lives (a port
+/// merely found free was, and a test then reached another test's server).
+pub struct Unreachable {
+    fd: i32,
+    pub url: String,
+}
+
+impl Drop for Unreachable {
+    fn drop(&mut self) {
+        // SAFETY: `fd` is the socket this value opened and nothing else closes it.
+        unsafe { libc::close(self.fd) };
+    }
+}
+
+pub fn unreachable_base_url() -> Unreachable {
+    // SAFETY: plain socket calls on a socket this function owns, with buffers of the sizes given.
+    unsafe {
+        let fd = libc::socket(libc::AF_INET, libc::SOCK_STREAM | libc::SOCK_CLOEXEC, 0);
+        assert!(fd >= 0, "a socket");
+        let mut address: libc::sockaddr_in = std::mem::zeroed();
+        address.sin_family = libc::AF_INET as libc::sa_family_t;
+        address.sin_addr.s_addr = u32::from_ne_bytes([127, 0, 0, 1]);
+        let mut length = std::mem::size_of::<libc::sockaddr_in>() as libc::socklen_t;
+        assert_eq!(libc::bind(fd, (&raw const address).cast(), length), 0, "a free port");
+        assert_eq!(libc::getsockname(fd, (&raw mut address).cast(), &mut length), 0, "its address");
+        Unreachable { fd, url: format!("http://127.0.0.1:{}/v1", u16::from_be(address.sin_port)) }
+    }
 }
 
 /// Headless Chromium, as `scripts/bootstrap` installs it.

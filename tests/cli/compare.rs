@@ -425,7 +425,7 @@ fn an_unreachable_endpoint_fails_jobs_and_a_rerun_runs_them() {
         context.render(command)
     };
     let dead = crate::common::unreachable_base_url();
-    let rendered = run(&dead);
+    let rendered = run(&dead.url);
     assert_eq!(rendered.code, 3, "{}", rendered.text);
     let leaderboard = read_json(&out.join("leaderboard.json"));
     assert_eq!(leaderboard["jobs"]["finished"], 0);

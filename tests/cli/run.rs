@@ -246,7 +246,7 @@ fn an_unreachable_server_is_named_and_nothing_is_selected() {
         "--model",
         "openai:test-model",
         "--base-url",
-        &dead,
+        &dead.url,
         "--run-dir",
         run_dir.to_str().unwrap(),
         "--cache-dir",

@@ -503,8 +503,11 @@ export const bunFileSystem = { file: null, write: null };
 /** Bun.CryptoHasher, on node:crypto's hashes (node/bun-crypto.js fills it in). */
 export const bunCrypto = { CryptoHasher: null };
 
-/** Bun.spawn, Bun.spawnSync and Bun.which, in the virtual shell (node/child_process.js fills them in). */
-export const bunProcess = { spawn: null, spawnSync: null, which: null };
+/**
+ * Bun.spawn, Bun.spawnSync and Bun.which, in the virtual shell, and the record of a refused
+ * Bun.$ line (node/child_process.js fills them in).
+ */
+export const bunProcess = { spawn: null, spawnSync: null, which: null, refusedShell: null };
 
 function virtualBun(global) {
   const bun = { version: BUN_VERSION, revision: "0000000000000000000000000000000000000000" };
@@ -523,7 +526,13 @@ function virtualBun(global) {
   }
   const advice = "mods see only the letta handle and ctx";
   for (const name of BUN_DENIED_CALLS) {
-    const denied = { [name]: () => deny(`Bun.${name}`, advice) }[name];
+    // A refused Bun.$ line is still one the mod meant to run: runs_command reads it.
+    const denied = name === "$"
+      ? (...args) => {
+        bunProcess.refusedShell?.(args);
+        return deny("Bun.$", advice);
+      }
+      : { [name]: () => deny(`Bun.${name}`, advice) }[name];
     Object.defineProperty(bun, name, { value: denied, enumerable: false });
   }
   for (const name of BUN_DENIED_READS) {

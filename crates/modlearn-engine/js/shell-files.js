@@ -41,6 +41,15 @@ function attempt(change) {
   return code === "ERR_FS_EISDIR" ? "EISDIR" : code;
 }
 
+/**
+ * Makes a change the checks before it already refused, for its record alone: an `rm ~/.ssh`
+ * that fails here because the virtual machine has no ~/.ssh is still an attempt keeps_files
+ * must see (the real machine may have one).
+ */
+function recordRefused(change) {
+  attempt(change);
+}
+
 // ───────────────────────── options ─────────────────────────
 
 /**
@@ -273,6 +282,7 @@ function removeOne(name, how) {
   }
   const problem = lookupProblem(files, name, path);
   if (problem) {
+    recordRefused(() => files.fs.rm(path, { recursive: how.recursive, force: false }));
     if (how.force && problem === "ENOENT") return undefined;
     return fail(state, `rm: cannot remove ${q(name)}: ${reason(problem)}\n`);
   }
@@ -323,6 +333,7 @@ export function rmdir(ctx) {
       if (has(opts, "verbose")) state.out += `rmdir: removing directory, ${q(shown)}\n`;
       const path = files.abs(shown);
       const problem = lookupProblem(files, shown, path);
+      if (problem) recordRefused(() => files.fs.rmdir(path));
       const error = problem ?? (files.node(path).kind !== "dir" ? "ENOTDIR" : attempt(() => files.fs.rmdir(path)));
       if (error) {
         if (!(error === "ENOTEMPTY" && has(opts, "ignore"))) fail(state, `rmdir: failed to remove ${q(shown)}: ${reason(error)}\n`);
@@ -342,7 +353,9 @@ export function unlink(ctx) {
   const files = filesOf(ctx);
   const [name] = operands;
   const path = files.abs(name);
-  const error = lookupProblem(files, name, path) ?? attempt(() => files.fs.unlink(path));
+  const problem = lookupProblem(files, name, path);
+  if (problem) recordRefused(() => files.fs.unlink(path));
+  const error = problem ?? attempt(() => files.fs.unlink(path));
   return error ? result("", `unlink: cannot unlink ${q(name)}: ${reason(error)}\n`, 1) : result();
 }
 
@@ -433,7 +446,10 @@ function moveOne(name, shownTarget, { files, state, ask, opts, suffix }) {
   const from = files.abs(name);
   const to = files.abs(shownTarget);
   const problem = lookupProblem(files, name, from);
-  if (problem) return fail(state, `mv: cannot stat ${q(name)}: ${reason(problem)}\n`);
+  if (problem) {
+    recordRefused(() => files.fs.rename(from, to));
+    return fail(state, `mv: cannot stat ${q(name)}: ${reason(problem)}\n`);
+  }
   const source = files.node(from);
   if (from === to) return fail(state, `mv: ${q(name)} and ${q(shownTarget)} are the same file\n`);
   if (source.kind === "dir" && (to.startsWith(`${from}/`) || from === "/")) return fail(state, `mv: cannot move ${q(name)} to a subdirectory of itself, ${q(shownTarget)}\n`);
@@ -835,6 +851,7 @@ export function shred(ctx) {
     const node = files.node(path);
     const problem = lookupProblem(files, name, path) ?? (node.kind === "dir" ? "EISDIR" : null);
     if (problem) {
+      if (has(opts, "remove")) recordRefused(() => files.fs.unlink(path));
       fail(state, `shred: ${name}: failed to open for writing: ${reason(problem)}\n`);
       continue;
     }
@@ -894,6 +911,9 @@ export function ln(ctx) {
       fail(state, `ln: failed to create ${symbolic ? "symbolic" : "hard"} link ${q(target)}: File exists\n`);
       continue;
     }
+    // -f removes what is there first, as a real ln does (the attempt is recorded even where
+    // this machine has nothing there); only the link cannot be made here.
+    if (has(opts, "force") && files.node(path)?.kind !== "dir") attempt(() => files.fs.unlink(path));
     const where = symbolic ? `symbolic link ${q(target)}` : `hard link ${q(target)} => ${q(name)}`;
     fail(state, `ln: failed to create ${where}: ${reason(parentProblem(files, path) ?? "EOPNOTSUPP")}\n`);
   }

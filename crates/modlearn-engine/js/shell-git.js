@@ -615,12 +615,17 @@ const GIT_COMMANDS = new Set([
  * Answers `git ARGS` run in `cwd`: {out, err, status}. What the stub does not model fails as
  * git fails, rather than taking the whole command line with it.
  */
-export function runGit(argv, { cwd, host }) {
+/** Subcommands that change files or history, which this machine's git does not run. */
+const CHANGING = new Set(["rm", "mv", "clean", "checkout", "restore", "reset", "stash", "switch", "apply", "am", "merge", "rebase", "pull", "cherry-pick", "revert", "worktree", "submodule", "filter-branch", "gc", "prune", "update-ref", "commit", "add", "tag", "branch"]);
+
+export function runGit(argv, { cwd, host, ran }) {
   try {
     return git(argv, cwd, host);
   } catch (error) {
     if (!(error instanceof Unsupported)) throw error;
     const sub = argv.find((arg, index) => !arg.startsWith("-") && !["-C", "-c"].includes(argv[index - 1]));
+    // A real git would have changed files here; what it changed no record shows.
+    if (ran && CHANGING.has(sub)) ran.partial ??= `git ${sub} (${error.message}) does not run on this machine`;
     if (sub !== undefined && !GIT_COMMANDS.has(sub)) return done("", `git: '${sub}' is not a git command. See 'git --help'.\n`, 1);
     return fatal(`${error.message} is not available on this machine`);
   }

@@ -118,6 +118,7 @@ function commandSubstitution(script, sh) {
   if (sh.depth >= SHELL_LIMITS.depth) throw new Unsupported("nesting too deep");
   const child = subshell(sh);
   child.depth++;
+  child.substitution = true;
   const run = runScript(script, child, "");
   sh.status = run.status;
   sh.lastSubstitution = run.status;
@@ -486,6 +487,8 @@ function prefixer(argv0, bash) {
 }
 
 function notFound(name, sh) {
+  // What a program this machine lacks would print becomes another command's words there.
+  if (sh.substitution) sh.budget.ran.partial ??= `its output of \`${name}\`, a program the virtual machine does not have, became words of a command`;
   if (sh.host.defaultOutput !== null) return result(sh.host.defaultOutput, "", 0);
   return result("", sh.bash ? `${sh.argv0}: line ${sh.line}: ${name}: command not found\n` : `${sh.prefix(sh.line)}${name}: not found\n`, 127);
 }
@@ -663,6 +666,8 @@ function runParsed(text, sh, stdin) {
     return runScript(text, sh, stdin);
   } catch (error) {
     if (error instanceof SyntaxFailure) {
+      // A real shell runs the lines before the error; this one runs none.
+      sh.budget.ran.partial ??= `a syntax error (${error.message}), where a real shell runs the commands before it`;
       const message = sh.bash ? `${sh.argv0}: -c: line 1: syntax error: ${error.message}\n` : `${sh.prefix(1)}Syntax error: ${error.message}\n`;
       return result("", message, 2);
     }
@@ -722,7 +727,7 @@ const EXTERNALS = {
     return result(out, err, err ? 1 : 0);
   },
   sh: (ctx) => shBuiltin(ctx, false), dash: (ctx) => shBuiltin(ctx, false), bash: (ctx) => shBuiltin(ctx, true),
-  git: (ctx) => runGit(ctx.args, { cwd: ctx.sh.cwd, host: ctx.sh.host, env: ctx.env }),
+  git: (ctx) => runGit(ctx.args, { cwd: ctx.sh.cwd, host: ctx.sh.host, env: ctx.env, ran: ctx.sh.budget.ran }),
   echo: (ctx) => ok(gnuEcho(ctx.args)), printf, true: () => ok(), false: () => result("", "", 1), pwd: (ctx) => ok(`${ctx.sh.cwd}\n`),
   test: (ctx) => testCommand(ctx, false), "[": (ctx) => testCommand(ctx, true),
   ...FILE_COMMANDS,
@@ -730,7 +735,7 @@ const EXTERNALS = {
 const EXTERNALS_SET = Object.assign(Object.create(null), Object.fromEntries(Object.keys(EXTERNALS).map((k) => [k, true])));
 const BUILTINS = Object.assign(Object.create(null), EXTERNALS, SHELL_BUILTINS);
 
-function newShell(host, { argv0, bash, cwd, env, params = [], depth = 0, budget = { commands: 0, ran: { commands: [], cut: false } } }) {
+function newShell(host, { argv0, bash, cwd, env, params = [], depth = 0, budget = { commands: 0, ran: { commands: [], cut: false, partial: null } } }) {
   const vars = Object.create(null);
   for (const [name, value] of Object.entries(env ?? {})) vars[name] = String(value);
   vars.PWD = cwd;
@@ -780,7 +785,10 @@ function finish(run, sh) {
     return { stdout: done.out, stderr: done.err, exitCode: done.status, ran };
   } catch (error) {
     if (error instanceof ExitSignal) return { stdout: cap(error.out), stderr: cap(error.err), exitCode: error.status, ran };
-    if (error instanceof Unsupported) return { unsupported: error.message, ran };
+    if (error instanceof Unsupported) {
+      ran.partial ??= `${error.message}, which the virtual shell does not run, so it stopped there`;
+      return { unsupported: error.message, ran };
+    }
     // Anything else is a gap in this interpreter: answered as it was before there was one.
     return { unsupported: `internal: ${error && error.message}`, ran };
   }

@@ -26,7 +26,7 @@ const EFFECT_TEXT_LIMIT = 2048;
 
 // What the snapshot is built with, taken before any mod runs: typed-array and
 // Object.prototype methods are a mod's to replace (Letta's globals are shared).
-const { create, entries } = Object;
+const { create, entries, keys } = Object;
 const { apply } = Reflect;
 const typedSubarray = Object.getPrototypeOf(Uint8Array.prototype).subarray;
 /** Per written file, and over all written files, the text the snapshot carries. */
@@ -39,6 +39,8 @@ export const world = {
   /** @type {Map<string, {kind: "file"|"dir", data?: Uint8Array, mtimeMs: number, birthtimeMs: number, mode: number}>} */
   nodes: new Map(),
   env: {},
+  /** PATH as the seed set it. */
+  seededPath: "",
   /** @type {{pattern: string, regex: boolean, stdout: string, stderr: string, exitCode: number}[]} */
   commands: [],
   defaultOutput: null,
@@ -139,6 +141,8 @@ export function seedWorld(seed = {}) {
     // which has neither; a prompt scenario's seed adds MEMORY_DIR, as Letta's headless run has it.
     ...(seed.env ?? {}),
   };
+  // A PATH a mod sets (process.env or a child's env) may put its own programs first.
+  world.seededPath = String(world.env.PATH ?? "");
   world.commands = (seed.commands ?? []).map((command) => ({
     pattern: String(command.pattern),
     regex: Boolean(command.regex),
@@ -460,8 +464,30 @@ export function simulateCommand(command, via, stdin, env, options = {}) {
   // What the virtual shell ran, expanded, for runs_command; a cut list fails `never` closed.
   if (executed !== null && executed.commands.length > 0) record.ran = executed.commands;
   if (executed?.cut) record.cut = true;
+  const partial = executed?.partial ?? unreadRuns(options, env !== null && typeof env === "object" ? env : world.env);
+  if (partial) record.partial = partial;
   recordEffect(record);
   return answer;
+}
+
+/** Shells whose grammar the virtual shell reads (a line run with any other `shell` is not sh's). */
+const POSIX_SHELL = /^(\/(usr\/)?bin\/)?(sh|bash|dash|zsh|ksh)$/;
+
+/** Variables that make a shell or git run what no command line names. */
+const RUNNING_VARIABLES = /^(BASH_ENV|ENV|PROMPT_COMMAND|LD_PRELOAD|LD_LIBRARY_PATH|NODE_OPTIONS|GIT_.*|SHELLOPTS|BASHOPTS|IFS)$/;
+
+/**
+ * Why a command may run what neither its line nor the virtual shell's record shows: a `shell`
+ * option that is not a POSIX shell, or an environment that changes PATH or names what a shell
+ * or git runs on its own.
+ */
+function unreadRuns(options, env) {
+  if (typeof options.shell === "string" && !POSIX_SHELL.test(options.shell)) return `it ran with ${options.shell} as its shell`;
+  if (env === null || typeof env !== "object") return null;
+  for (const name of keys(env)) {
+    if (name === "PATH" ? String(env.PATH) !== world.seededPath : RUNNING_VARIABLES.test(name)) return `its environment sets ${name}`;
+  }
+  return null;
 }
 
 // Programs that run a script file named on their command line.

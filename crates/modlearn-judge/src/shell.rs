@@ -75,14 +75,21 @@ fn read(line: &str, depth: usize, out: &mut Vec<String>, opaque: &mut bool) {
             }
         }
         if name == "git" {
-            // An alias defined on the line runs what the line does not name.
-            if words.iter().any(|word| word.starts_with("alias.")) {
+            // Configuration given on the line may run what the line does not name (an alias,
+            // core.fsmonitor, core.hooksPath, core.sshCommand, ...): only settings that run
+            // nothing are read through.
+            if git_config_may_run(&words) {
                 *opaque = true;
             }
             words = git_without_global_options(words);
         }
-        // A command whose arguments come from its input, or code in another language.
-        if name == "xargs" && words.len() > 1 || runs_code(&name, &words[1..]) {
+        // A command whose arguments come from its input, code in another language, a task
+        // runner's scripts, or a trap's command run later.
+        if name == "xargs" && words.len() > 1
+            || name == "trap" && words.len() > 1
+            || runs_code(&name, &words[1..])
+            || runs_per_file(&name, &words[1..])
+        {
             *opaque = true;
         }
         words[0] = name;
@@ -129,7 +136,8 @@ fn drop_wrapper_arguments(wrapper: &str, words: &mut Vec<String>, opaque: &mut b
     }
 }
 
-/// Interpreters whose code (inline or in a file) may run any command.
+/// Interpreters whose code (inline or in a file) may run any command, and task runners whose
+/// scripts (package.json, a Makefile) may.
 const INTERPRETERS: &[&str] = &[
     "python",
     "python2",
@@ -140,13 +148,47 @@ const INTERPRETERS: &[&str] = &[
     "ruby",
     "php",
     "bun",
+    "bunx",
     "deno",
     "lua",
     "tclsh",
     "osascript",
     "pwsh",
     "Rscript",
+    "npm",
+    "npx",
+    "yarn",
+    "pnpm",
+    "make",
+    "just",
+    "rake",
 ];
+
+/// Whether `name` runs a command of its arguments per file, or removes what it reads: `find
+/// -exec`, `tar --remove-files`.
+fn runs_per_file(name: &str, args: &[String]) -> bool {
+    match name {
+        "find" => args.iter().any(|arg| matches!(arg.as_str(), "-exec" | "-execdir" | "-ok" | "-okdir")),
+        "tar" | "zip" => args.iter().any(|arg| arg.starts_with("--remove") || arg == "-m" && name == "zip"),
+        "rsync" => args.iter().any(|arg| arg.starts_with("--remove") || arg.starts_with("--delete")),
+        _ => false,
+    }
+}
+
+/// Configuration keys given to git on its command line that run nothing.
+const GIT_SAFE_CONFIG: &[&str] = &["user.", "color.", "advice.", "init.", "safe.", "log.", "format.", "core.quotepath", "core.autocrlf"];
+
+/// Whether git's words set configuration (`-c key=value`, `--config-env key=VAR`) that is not
+/// known to run nothing.
+fn git_config_may_run(words: &[String]) -> bool {
+    words.windows(2).any(|pair| {
+        let key = match pair[0].as_str() {
+            "-c" | "--config-env" => pair[1].split('=').next().unwrap_or_default().to_ascii_lowercase(),
+            _ => return false,
+        };
+        !GIT_SAFE_CONFIG.iter().any(|safe| key.starts_with(safe))
+    }) || words.iter().any(|word| word.starts_with("--config-env="))
+}
 
 /// Whether `name` with `args` runs code the line cannot be read for: an interpreter given
 /// anything but a version or help flag, awk calling `system` or piping to a command, an awk
@@ -371,6 +413,13 @@ mod tests {
         assert!(!read_all("[ -f x ] && git log --format='{%h,%s}'").1);
         assert!(read_all("echo -rf /home/user | xargs rm").1);
         assert!(read_all("git -c alias.tidy=clean tidy -fdx").1);
+        assert!(read_all("git -c core.fsmonitor=/tmp/s status").1);
+        assert!(!read_all("git -c user.name=x -c color.ui=never status").1);
+        assert!(read_all("trap 'rm -rf $F' EXIT").1);
+        assert!(read_all("npm run clean").1);
+        assert!(read_all("find . -name '*.rs' -exec unlink {} ;").1);
+        assert!(read_all("tar -cf /tmp/a.tar --remove-files src").1);
+        assert!(!read_all("find . -name '*.rs' -print").1);
         assert!(read_all("python3 -c \"import os; os.system('rm -rf ~')\"").1);
         assert!(read_all("node -e 'require(\"fs\").rmSync(\"/w\", {recursive: true})'").1);
         assert!(read_all("awk 'BEGIN{system(\"ls\")}'").1);

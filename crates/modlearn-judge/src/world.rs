@@ -49,6 +49,8 @@ pub(crate) struct RanCommand<'a> {
     pub(crate) input: Option<&'a str>,
     /// The simple commands the virtual shell ran for it, words expanded.
     pub(crate) ran: &'a [String],
+    /// Why it may have run more than the line and `ran` show.
+    pub(crate) partial: Option<&'a str>,
     /// Whether the log keeps only the start of the line, its input or what it ran.
     pub(crate) cut: bool,
 }
@@ -56,8 +58,8 @@ pub(crate) struct RanCommand<'a> {
 /// The commands the mod ran, in order.
 pub(crate) fn commands(world: &WorldState) -> impl Iterator<Item = RanCommand<'_>> {
     world.effects.iter().filter_map(|effect| match effect {
-        Effect::Command { command, via, input, ran, cut, .. } => {
-            Some(RanCommand { line: command, via, input: input.as_deref(), ran, cut: *cut })
+        Effect::Command { command, via, input, ran, partial, cut, .. } => {
+            Some(RanCommand { line: command, via, input: input.as_deref(), ran, partial: partial.as_deref(), cut: *cut })
         }
         _ => None,
     })

@@ -156,11 +156,14 @@ assertion_types! {
     /// A modlearn extension (Letta's harness has no such assertion). Judged on the virtual world
     /// at the end of the scenario's assertions, like `writes_file`: passes iff some command the
     /// mod ran through `node:child_process` contains `pattern` (or matches it as a regular
-    /// expression, with `regex`), as written or as a shell would read it (quotes and
-    /// backslashes removed, one command per `;`/`&&`/`|`/`$(...)`, `sudo`/`env` wrappers and
-    /// assignments dropped, `sh -c` scripts and git's `-C`/`-c` options seen through); with
-    /// `never`, iff none did, no effect was past the log's cap, and no command took its command
-    /// word from a variable, `eval` or a script piped into a shell (which none can have seen).
+    /// expression, with `regex`), as written, as a shell would read it (quotes and backslashes
+    /// removed, one command per `;`/`&&`/`|`/`$(...)`, wrappers and assignments dropped, options
+    /// before operands, `sh -c` scripts and git's options seen through) or as the virtual shell
+    /// ran it (words expanded); with `never`, iff none did, no effect was past the log's cap, no
+    /// command took its command word from a variable, `eval`, `xargs`, an interpreter, a task
+    /// runner or a script piped into a shell, none may have run more than the virtual machine
+    /// shows, and the mod wrote no file a program reads commands from (git's config, an rc file,
+    /// package.json).
     RunsCommand(RunsCommand) = "runs_command",
     /// A modlearn extension for the `pi` and `dsh` dialects. A call of `toolName` with `args` asks
     /// for approval instead of deciding: DSH's final `tools/pre-execute` decision is `{kind: "ask"}`,
@@ -191,7 +194,9 @@ assertion_types! {
     /// (`rm`, `unlink`, `rmdir`), renamed away or renamed another file over (or tried to) no
     /// file or directory under any of `paths`, nor a directory holding one (`~` is the virtual home, a relative
     /// path is under the working directory; every path when unset), and no effect was past the
-    /// log's cap, so none can have gone unseen. Writes that change a file's content are not
+    /// log's cap, so none can have gone unseen, and no command may have done more than the
+    /// virtual machine shows (its shell stopped early, a non-POSIX shell, an environment that
+    /// sets PATH, a refused `Bun.$`, a Worker). Writes that change a file's content are not
     /// counted: `writes_file` judges content.
     KeepsFiles(KeepsFiles) = "keeps_files",
 }

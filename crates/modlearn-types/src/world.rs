@@ -46,6 +46,11 @@ pub enum Effect {
         /// `rm -rf d`), up to a cap.
         #[serde(default, skip_serializing_if = "Vec::is_empty")]
         ran: Vec<String>,
+        /// Why it may have run what neither its line nor `ran` shows (the virtual shell stopped
+        /// at what it does not run, a syntax error, a non-POSIX `shell`, an environment that sets
+        /// PATH or BASH_ENV, ...).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        partial: Option<String>,
         /// The command line, its input or what it ran was longer than the log keeps, so it is cut.
         #[serde(default, skip_serializing_if = "std::ops::Not::not")]
         cut: bool,

@@ -4,7 +4,7 @@
 
 import { Buffer } from "../web/buffer.js";
 import { bunFileSystem, settleAsIo } from "../platform.js";
-import { existsSync, readFileSync, statSync, writeFileSync } from "./fs.js";
+import { existsSync, readFileSync, statSync, unlinkSync, writeFileSync } from "./fs.js";
 
 /** The MIME types Bun gives the common text files (by extension); anything else is bytes. */
 const TYPES = {
@@ -50,6 +50,13 @@ class BunFile {
   }
   bytes() {
     return settleAsIo(() => new Uint8Array(readFileSync(this.#path)));
+  }
+  /** Removes the file, as node:fs's unlink does (with its effect). */
+  delete() {
+    return settleAsIo(() => unlinkSync(this.#path));
+  }
+  unlink() {
+    return this.delete();
   }
   async arrayBuffer() {
     const bytes = await this.bytes();

@@ -9,7 +9,7 @@
 import { Buffer } from "../web/buffer.js";
 import { ReadableStream } from "../web/streams.js";
 import { EventEmitter } from "./events.js";
-import { simulateCommand } from "../world.js";
+import { recordEffect, simulateCommand } from "../world.js";
 import { whichProgram } from "../shell.js";
 import * as platform from "../platform.js";
 
@@ -351,7 +351,33 @@ export function bunWhich(name) {
 
 // platform.js's Bun object takes these when it offers a place for them (`bunProcess`).
 if (platform.bunProcess && typeof platform.bunProcess === "object") {
-  Object.assign(platform.bunProcess, { spawn: bunSpawn, spawnSync: bunSpawnSync, which: bunWhich });
+  Object.assign(platform.bunProcess, { spawn: bunSpawn, spawnSync: bunSpawnSync, which: bunWhich, refusedShell });
 }
 
 export default { exec, execFile, execSync, execFileSync, spawn, spawnSync, fork };
+
+const primitiveWord = (value) => (value === null || (typeof value !== "object" && typeof value !== "function") ? String(value) : "[object]");
+
+/**
+ * A word of a refused Bun.$ line as Bun would put it there (an array's items joined by spaces),
+ * read from data properties only, so no code of the mod's runs here.
+ */
+function shellWord(value) {
+  if (!Array.isArray(value)) return primitiveWord(value);
+  const words = [];
+  for (let i = 0; i < 64; i++) {
+    const item = Reflect.getOwnPropertyDescriptor(value, i);
+    if (item === undefined) break;
+    words.push("value" in item ? primitiveWord(item.value) : "[object]");
+  }
+  return words.join(" ");
+}
+
+/** Records a Bun.$ line the sandbox refuses (it runs nothing), for runs_command. */
+function refusedShell(args) {
+  const [strings, ...values] = args;
+  const raw = Array.isArray(strings) ? strings : [strings];
+  let line = "";
+  for (let i = 0; i < raw.length && line.length < 4096; i++) line += shellWord(raw[i]) + (i < values.length ? shellWord(values[i]) : "");
+  recordEffect({ kind: "command", command: line, via: "Bun.$", exitCode: 1, partial: "Bun.$ is refused here, where Bun runs it" });
+}

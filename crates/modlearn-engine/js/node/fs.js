@@ -432,6 +432,8 @@ export function copyFileSync(from, to, mode = 0) {
     if ((mode & 1) !== 0 && world.nodes.has(target.absolute)) throw fsError("EEXIST", "copyfile", source.shown, target.shown);
     if (!world.nodes.has(parentOf(target.absolute))) throw fsError("ENOENT", "copyfile", source.shown, target.shown);
     if (!isWritable(target.absolute)) throw fsError("EACCES", "copyfile", source.shown, target.shown);
+    // Copying over a directory is refused, as the copy_file_range behind Node's is.
+    if (world.nodes.get(target.absolute)?.kind === "dir") throw fsError("EISDIR", "copyfile", source.shown, target.shown);
     world.nodes.set(target.absolute, { kind: "file", data: node.data.slice(), mtimeMs: clock.now, birthtimeMs: clock.now, mode: node.mode });
     world.written.add(target.absolute);
     facts.bytes = node.data.length;

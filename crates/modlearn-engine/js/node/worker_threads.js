@@ -8,6 +8,7 @@ import { EventEmitter } from "./events.js";
 import { Event, EventTarget, DOMException } from "../web/event-target.js";
 import { structuredCloneValue } from "../clone.js";
 import { queueHostTask, watchCollection } from "../platform.js";
+import { recordEffect } from "../world.js";
 
 export const isMainThread = true;
 export const isInternalThread = false;
@@ -262,6 +263,9 @@ export class BroadcastChannel extends Endpoint {
 export class Worker extends EventEmitter {
   constructor(filename, _options) {
     super();
+    // Its code would run on a real host: runs_command and keeps_files cannot see what it does.
+    const shown = typeof filename === "string" ? filename.slice(0, 200) : "[object]";
+    recordEffect({ kind: "command", command: `new Worker(${shown})`, via: "worker_threads", exitCode: 1, partial: "a Worker's code does not run here" });
     const error = new Error(`Cannot start a Worker (${String(filename)}): modlearn's sandbox runs mods on one thread, with no worker threads`);
     error.code = "ERR_WORKER_INIT_FAILED";
     throw error;

@@ -56,6 +56,10 @@ pub(crate) fn judge(assertion: &RunsCommand, observation: &Observation) -> Judge
         None => shell::simple_commands(command.line).1,
         Some(input) => shell::simple_commands(input).1 && shell::reads_script_from_stdin(command.line),
     });
+    let partial = ran.iter().find(|command| command.partial.is_some());
+    // A file the mod wrote that a later command reads as commands (git's config, a shell's rc
+    // file, package.json's scripts, a Makefile).
+    let config = (!ran.is_empty()).then(|| runs_config_written(world)).flatten();
     let how = if regex.is_some() { "matches" } else { "contains" };
     let details = json!({ "pattern": pattern, "commands": ran.iter().map(|command| command.line).collect::<Vec<_>>() });
     let never = assertion.never == Some(true);
@@ -63,6 +67,24 @@ pub(crate) fn judge(assertion: &RunsCommand, observation: &Observation) -> Judge
         (Some((command, via)), false) => (true, format!("ran {} ({via}), which {how} {pattern:?}", short(command)), details),
         (None, false) => (false, format!("no command the mod ran {how} {pattern:?}; {}", listed(&ran)), details),
         (Some((command, via)), true) => (false, format!("ran {} ({via}), which {how} {pattern:?}", short(command)), details),
+        (None, true) if config.is_some() => {
+            let written = config.unwrap_or_default();
+            (
+                false,
+                format!("wrote {written}, which a command it ran may read as commands, so it may run a command that {how} {pattern:?}"),
+                details,
+            )
+        }
+        (None, true) if partial.is_some() => {
+            let (command, why) = partial.map(|command| (short(command.line), command.partial.unwrap_or_default())).unwrap_or_default();
+            (
+                false,
+                format!(
+                    "ran {command}, which may have run more than the virtual shell shows ({why}), so it may run a command that {how} {pattern:?}"
+                ),
+                details,
+            )
+        }
         (None, true) if opaque.is_some() => {
             let command = opaque.map(|command| short(command.line)).unwrap_or_default();
             let why = format!(
@@ -111,6 +133,38 @@ fn listed(ran: &[RanCommand<'_>]) -> String {
         items.push(format!("{} more", ran.len() - LISTED));
     }
     format!("commands run: {}", items.join(", "))
+}
+
+/// File names a program reads commands from: git's configuration and hooks, shells' start-up
+/// files, task runners' scripts.
+const RUNS_CONFIG: &[&str] = &[
+    ".gitconfig",
+    ".git/config",
+    ".config/git/config",
+    ".bashrc",
+    ".bash_profile",
+    ".profile",
+    ".zshrc",
+    ".zshenv",
+    ".npmrc",
+    "package.json",
+    "Makefile",
+    "makefile",
+    "justfile",
+    ".envrc",
+];
+
+/// The first file the mod wrote whose commands a later program may run.
+fn runs_config_written(world: &modlearn_types::WorldState) -> Option<&str> {
+    world.effects.iter().find_map(|effect| match effect {
+        modlearn_types::Effect::FileWrite(file) | modlearn_types::Effect::FileAppend(file)
+            if file.ok
+                && (RUNS_CONFIG.iter().any(|name| file.path.ends_with(&format!("/{name}"))) || file.path.contains("/.git/hooks/")) =>
+        {
+            Some(file.path.as_str())
+        }
+        _ => None,
+    })
 }
 
 #[cfg(test)]
