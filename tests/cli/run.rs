@@ -127,15 +127,14 @@ fn a_dsh_spec_learns_dsh_plugins() {
 fn one_round_asks_in_parallel_and_records_every_candidate() {
     let run = Run::new();
     run.server.respond_with("*", |_| Reply::text(partial()).usage(1000, 200).after(Duration::from_millis(400)));
-    let started = Instant::now();
     let (code, stdout, stderr) = run.run(&["--candidates", "8"]);
-    let wall = started.elapsed();
     assert_eq!(code, 1, "{stdout}\n{stderr}");
     // `test-model` is in no price table: its cost counts as $0, and the user is told.
     assert!(stderr.contains("warning: no price is known for `openai:test-model` (`--model`): its cost is reported as $0"), "{stderr}");
     assert_eq!(run.server.request_count(), 8);
+    // Parallelism is read from the server (all 8 in flight at once), not from a wall clock that
+    // a loaded machine stretches.
     assert_eq!(run.server.max_in_flight(), 8, "all 8 proposals are asked for at once");
-    assert!(wall < Duration::from_millis(2600), "8 x 400 ms answers took {wall:?}");
     let report = run.report();
     assert_eq!(report["attempts"].as_array().unwrap().len(), 8);
     assert_eq!(report["learning"]["usage"]["inputTokens"], 8000);

@@ -230,6 +230,9 @@ const ATTACKS: &[(&str, &str, &str, Option<&str>)] = &[
     ("world-r18-git-rm.js", "specs/branch-state.json", "candidates/branch-state/good-fs-state.js", None),
     ("world-r18-ln-sf-over-kept.js", "specs/branch-state.json", "candidates/branch-state/good-fs-state.js", None),
     ("world-r18-unmodelled-deleters.js", "specs/branch-state.json", "candidates/branch-state/good-fs-state.js", None),
+    // Round 19: module state of node:worker_threads and node:util that outlives a reload.
+    ("growth-environment-data.ts", "specs/lifecycle.json", "candidates/lifecycle/good-notes.ts", None),
+    ("growth-deprecations-warned.ts", "specs/lifecycle.json", "candidates/lifecycle/good-notes.ts", None),
     // Replies too many values for modlearn to keep, however few bytes they cost the engine.
     ("reply-flood.js", "specs/uv-pip.json", "candidates/uv-pip/good-return-args.ts", Some("out_of_memory")),
 ];

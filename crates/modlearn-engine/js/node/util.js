@@ -6,7 +6,7 @@ import inspectModule from "../vendor/inspect.js";
 import { TextDecoder, TextEncoder } from "../web/encoding.js";
 import types from "./util-types.js";
 import { deepEqual } from "./deep-equal.js";
-import { callMod, queueHostTask } from "../platform.js";
+import { callMod, queueHostTask, watchCollection } from "../platform.js";
 import { Buffer } from "../web/buffer.js";
 import { process } from "./process.js";
 import { parseArgs as parseArgsWith } from "./parse-args.js";
@@ -62,6 +62,8 @@ export function inherits(constructor, superConstructor) {
 }
 
 const warned = new Set();
+// The deprecations warned of, every load generation's: one a load adds, the next inherits.
+watchCollection("node:util deprecations warned", warned);
 export function deprecate(fn, message, code) {
   return function deprecated(...args) {
     const key = code ?? message;

@@ -30,6 +30,8 @@ export const markAsUncloneable = (object) => {
 };
 
 const environmentData = new Map();
+// Every load generation shares it: what a load leaves there outlives a reload.
+watchCollection("node:worker_threads environment data", environmentData);
 export const getEnvironmentData = (key) => environmentData.get(key);
 export function setEnvironmentData(key, value) {
   if (value === undefined) environmentData.delete(key);

@@ -60,9 +60,8 @@ async fn proposals_run_concurrently() {
     server.script("gpt-4.1-mini", vec![Reply::text(MOD).after(std::time::Duration::from_millis(300))]);
     let proposer = proposer("openai:gpt-4.1-mini", settings(server.base_url_openai()));
     let [a, b, c] = [1, 2, 3].map(|seed| modlearn_propose::CompletionRequest { seed, ..request("openai:gpt-4.1-mini") });
-    let started = std::time::Instant::now();
     let (a, b, c) = tokio::join!(proposer.complete(&a), proposer.complete(&b), proposer.complete(&c));
     assert!(a.is_ok() && b.is_ok() && c.is_ok());
+    // All three at once, as the server saw them (a wall clock would stretch on a loaded machine).
     assert_eq!(server.max_in_flight(), 3);
-    assert!(started.elapsed() < std::time::Duration::from_millis(850), "{:?}", started.elapsed());
 }
