@@ -196,7 +196,8 @@ export const enginePromiseHook = {
  */
 function ordinaryDerivation(parent) {
   const { engine, species } = enginePromiseHook;
-  if (engine === null || Reflect.getPrototypeOf(parent) !== engine.prototype || Object.hasOwn(parent, "constructor")) return engine === null;
+  if (engine === null) return true;
+  if (Reflect.getPrototypeOf(parent) !== engine.prototype || Object.hasOwn(parent, "constructor")) return false;
   const constructor = Reflect.getOwnPropertyDescriptor(engine.prototype, "constructor");
   return constructor?.value === engine && Reflect.getOwnPropertyDescriptor(engine, Symbol.species)?.get === species;
 }

@@ -290,10 +290,8 @@ class EmitOperation {
     // The event as its properties held it when Letta reads it (or now, when the last handler
     // never returned): a toJSON the mod hung on it must not show the judge messages the host
     // was never handed.
-    const { event, compared } = this.read ?? {
-      event: plainData(this.emission.event),
-      compared: this.compare === null ? undefined : compareLive(this.compare, this.emission.event),
-    };
+    if (this.read === null) this.readEvent();
+    const { event, compared } = this.read;
     return { outcome: "emitted", emission, event, compared };
   }
 }

@@ -611,13 +611,13 @@ const GIT_COMMANDS = new Set([
   "worktree", "write-tree",
 ]);
 
+/** Subcommands that change files or history, which this machine's git does not run. */
+const CHANGING = new Set(["rm", "mv", "clean", "checkout", "restore", "reset", "stash", "switch", "apply", "am", "merge", "rebase", "pull", "cherry-pick", "revert", "worktree", "submodule", "filter-branch", "gc", "prune", "update-ref", "commit", "add", "tag", "branch"]);
+
 /**
  * Answers `git ARGS` run in `cwd`: {out, err, status}. What the stub does not model fails as
  * git fails, rather than taking the whole command line with it.
  */
-/** Subcommands that change files or history, which this machine's git does not run. */
-const CHANGING = new Set(["rm", "mv", "clean", "checkout", "restore", "reset", "stash", "switch", "apply", "am", "merge", "rebase", "pull", "cherry-pick", "revert", "worktree", "submodule", "filter-branch", "gc", "prune", "update-ref", "commit", "add", "tag", "branch"]);
-
 export function runGit(argv, { cwd, host, ran }) {
   try {
     return git(argv, cwd, host);

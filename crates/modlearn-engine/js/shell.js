@@ -508,7 +508,7 @@ function runCommand(argv, sh, env, stdin, assigns = []) {
   if (ran.commands.length < RAN_LIMITS.commands && words.length <= RAN_LIMITS.chars) ran.commands.push(words);
   else ran.cut = true;
   // What the scenario scripts for this command answers it wherever it stands in the line.
-  const scripted = sh.host.scripted(argv.map(quoteWord).join(" "));
+  const scripted = sh.host.scripted(words);
   if (scripted) return result(scripted.stdout, scripted.stderr, scripted.exitCode);
   const ctx = { sh, env, stdin, args, name };
   if (Object.hasOwn(BUILTINS, name)) {

@@ -315,33 +315,36 @@ const fileChanges = Object.freeze({
     return null;
   }),
   /** renameSync(from, to): what rename(2) replaces it replaces, the rest it refuses. */
-  rename: (from, to, facts = create(null)) => changed("rename", `${from} -> ${to}`, () => {
-    const node = world.nodes.get(from);
-    if (!node || !world.nodes.has(parentOf(to))) return "ENOENT";
-    if (!isWritable(from) || !isWritable(to)) return "EACCES";
-    if (to.startsWith(`${from}/`)) return "EINVAL";
-    const replaced = world.nodes.get(to);
-    if (replaced !== undefined && to !== from) {
-      if (replaced.kind === "dir" && node.kind !== "dir") return "EISDIR";
-      if (replaced.kind === "dir" && hasChildren(to)) return "ENOTEMPTY";
-      if (replaced.kind !== "dir" && node.kind === "dir") return "ENOTDIR";
-    }
-    if (to === from) return null;
-    // A rename over a file is that file's end: `replaced` says so to keeps_files.
-    if (replaced !== undefined) facts.replaced = true;
-    const prefix = `${from}/`;
-    const moved = [...world.nodes].filter(([path]) => path === from || path.startsWith(prefix));
-    removeTree(to);
-    for (const [path] of moved) world.nodes.delete(path);
-    for (const [path, entry] of moved) {
-      const next = to + path.slice(from.length);
-      world.nodes.set(next, entry);
-      if (world.written.delete(path) || entry.kind === "file") world.written.add(next);
-    }
-    touchParent(from);
-    touchParent(to);
-    return null;
-  }, facts),
+  rename: (from, to) => {
+    const facts = create(null);
+    return changed("rename", `${from} -> ${to}`, () => {
+      const node = world.nodes.get(from);
+      if (!node || !world.nodes.has(parentOf(to))) return "ENOENT";
+      if (!isWritable(from) || !isWritable(to)) return "EACCES";
+      if (to.startsWith(`${from}/`)) return "EINVAL";
+      const replaced = world.nodes.get(to);
+      if (replaced !== undefined && to !== from) {
+        if (replaced.kind === "dir" && node.kind !== "dir") return "EISDIR";
+        if (replaced.kind === "dir" && hasChildren(to)) return "ENOTEMPTY";
+        if (replaced.kind !== "dir" && node.kind === "dir") return "ENOTDIR";
+      }
+      if (to === from) return null;
+      // A rename over a file is that file's end: `replaced` says so to keeps_files.
+      if (replaced !== undefined) facts.replaced = true;
+      const prefix = `${from}/`;
+      const moved = [...world.nodes].filter(([path]) => path === from || path.startsWith(prefix));
+      removeTree(to);
+      for (const [path] of moved) world.nodes.delete(path);
+      for (const [path, entry] of moved) {
+        const next = to + path.slice(from.length);
+        world.nodes.set(next, entry);
+        if (world.written.delete(path) || entry.kind === "file") world.written.add(next);
+      }
+      touchParent(from);
+      touchParent(to);
+      return null;
+    }, facts);
+  },
   /** copyFileSync(from, to): the source's read, then the target's write. */
   copyFile: (from, to) => {
     const facts = create(null);
@@ -441,8 +444,8 @@ export function simulateCommand(command, via, stdin, env, options = {}) {
   let answer = scriptedAnswer(text);
   let executed = null;
   const cwd = options.cwd === undefined || options.cwd === null ? world.cwd : resolvePath(String(options.cwd));
+  const childEnv = env !== null && typeof env === "object" ? env : world.env;
   if (answer === null) {
-    const childEnv = env !== null && typeof env === "object" ? env : world.env;
     const input = readInput(stdin) ?? "";
     const ran = Array.isArray(options.argv)
       ? runArgv(options.argv, shellHost, { cwd, env: childEnv, stdin: input })
@@ -464,7 +467,7 @@ export function simulateCommand(command, via, stdin, env, options = {}) {
   // What the virtual shell ran, expanded, for runs_command; a cut list fails `never` closed.
   if (executed !== null && executed.commands.length > 0) record.ran = executed.commands;
   if (executed?.cut) record.cut = true;
-  const partial = executed?.partial ?? unreadRuns(options, env !== null && typeof env === "object" ? env : world.env);
+  const partial = executed?.partial ?? unreadRuns(options, childEnv);
   if (partial) record.partial = partial;
   recordEffect(record);
   return answer;

@@ -121,7 +121,7 @@ fn drop_wrapper_arguments(wrapper: &str, words: &mut Vec<String>, opaque: &mut b
         if !word.starts_with('-') && !is_assignment(word) {
             break;
         }
-        if wrapper == "env" && (word == "-S" || word.starts_with("-S") || word.starts_with("--split-string")) {
+        if wrapper == "env" && (word.starts_with("-S") || word.starts_with("--split-string")) {
             *opaque = true;
         }
         let with_value = takes_value.contains(&word.as_str());
@@ -169,7 +169,8 @@ const INTERPRETERS: &[&str] = &[
 fn runs_per_file(name: &str, args: &[String]) -> bool {
     match name {
         "find" => args.iter().any(|arg| matches!(arg.as_str(), "-exec" | "-execdir" | "-ok" | "-okdir")),
-        "tar" | "zip" => args.iter().any(|arg| arg.starts_with("--remove") || arg == "-m" && name == "zip"),
+        "tar" => args.iter().any(|arg| arg.starts_with("--remove")),
+        "zip" => args.iter().any(|arg| arg.starts_with("--remove") || arg == "-m"),
         "rsync" => args.iter().any(|arg| arg.starts_with("--remove") || arg.starts_with("--delete")),
         _ => false,
     }

@@ -137,6 +137,11 @@ export function spawnSync(command, args, options) {
   return { pid: 4243, output: [null, stdout, stderr], stdout, stderr, status: answer.exitCode, signal: null };
 }
 
+/** What a chunk written to a child's stdin says (a string, or bytes read as UTF-8). */
+function chunkText(chunk) {
+  return typeof chunk === "string" ? chunk : ArrayBuffer.isView(chunk) ? Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength).toString() : String(chunk);
+}
+
 /**
  * A child process after the fact. What is written to its stdin (`write`, or `end` with a
  * chunk) is what the program there would read: a shell would run it, so `runStdin` records it.
@@ -144,7 +149,7 @@ export function spawnSync(command, args, options) {
 function makeChild(answer, runStdin) {
   const child = new EventEmitter();
   child.pid = 4243;
-  const written = (chunk) => runStdin(typeof chunk === "string" ? chunk : ArrayBuffer.isView(chunk) ? Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength).toString() : String(chunk));
+  const written = (chunk) => runStdin(chunkText(chunk));
   child.stdin = Object.assign(new EventEmitter(), {
     write(chunk) {
       written(chunk);
@@ -292,7 +297,7 @@ export function bunSpawn(first, second) {
     stdin: options.stdin === "pipe"
       ? {
         write(chunk) {
-          const text = typeof chunk === "string" ? chunk : ArrayBuffer.isView(chunk) ? Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength).toString() : String(chunk);
+          const text = chunkText(chunk);
           simulateCommand(line, "Bun.spawn.stdin", text, options.env, { argv, cwd: options.cwd });
           return Buffer.byteLength(text);
         },

@@ -1,8 +1,8 @@
-// CompressionStream and DecompressionStream, as Bun has them: node:zlib's coders (fflate) under
-// a TransformStream. The whole input is coded when the writable side closes, so the bytes come
-// out at the end rather than as they go; what they decode to is the same.
+// The coding behind CompressionStream and DecompressionStream (web/streams.js), as Bun has
+// them: node:zlib's coders (fflate) as a TransformStream's transformer. The whole input is
+// coded when the writable side closes, so the bytes come out at the end rather than as they
+// go; what they decode to is the same.
 
-import { TransformStream } from "../vendor/streams.js";
 import { deflateRawSync, deflateSync, gunzipSync, gzipSync, inflateRawSync, inflateSync } from "../node/zlib.js";
 
 const CODERS = {
@@ -17,13 +17,14 @@ function chunkBytes(chunk) {
   throw new TypeError("The provided value is not of type '(ArrayBuffer or ArrayBufferView)'");
 }
 
-function codingStream(direction, format) {
+/** The transformer that codes a whole stream one way (`compress`, `decompress`) in `format`. */
+export function codingTransformer(direction, format) {
   const name = String(format);
   const code = Object.hasOwn(CODERS[direction], name) ? CODERS[direction][name] : undefined;
   if (code === undefined) throw new TypeError(`Unsupported compression format: '${name}'`);
   const chunks = [];
   let length = 0;
-  return new TransformStream({
+  return {
     transform(chunk) {
       const bytes = chunkBytes(chunk);
       chunks.push(bytes.slice());
@@ -39,37 +40,5 @@ function codingStream(direction, format) {
       const output = code(input);
       controller.enqueue(new Uint8Array(output.buffer, output.byteOffset, output.byteLength));
     },
-  });
-}
-
-class CodingStream {
-  #stream;
-  constructor(direction, format) {
-    if (format === undefined) throw new TypeError("1 argument required, but only 0 present.");
-    this.#stream = codingStream(direction, format);
-  }
-  get readable() {
-    return this.#stream.readable;
-  }
-  get writable() {
-    return this.#stream.writable;
-  }
-}
-
-export class CompressionStream extends CodingStream {
-  constructor(format) {
-    super("compress", format);
-  }
-  get [Symbol.toStringTag]() {
-    return "CompressionStream";
-  }
-}
-
-export class DecompressionStream extends CodingStream {
-  constructor(format) {
-    super("decompress", format);
-  }
-  get [Symbol.toStringTag]() {
-    return "DecompressionStream";
-  }
+  };
 }

@@ -4,12 +4,12 @@
 
 import { TransformStream } from "../vendor/streams.js";
 import { TextDecoder, TextEncoder } from "./encoding.js";
+import { codingTransformer } from "./compression-streams.js";
 
 export * from "../vendor/streams.js";
-export { CompressionStream, DecompressionStream } from "./compression-streams.js";
 
 /** Splits the stream's readable and writable ends off a TransformStream, as the standard's classes expose only those. */
-class TextTransform {
+class TransformEnds {
   #stream;
   constructor(transformer) {
     this.#stream = new TransformStream(transformer);
@@ -22,7 +22,7 @@ class TextTransform {
   }
 }
 
-export class TextEncoderStream extends TextTransform {
+export class TextEncoderStream extends TransformEnds {
   constructor() {
     const encoder = new TextEncoder();
     // A chunk may end in half a surrogate pair: hold it for the next.
@@ -51,7 +51,7 @@ export class TextEncoderStream extends TextTransform {
   }
 }
 
-export class TextDecoderStream extends TextTransform {
+export class TextDecoderStream extends TransformEnds {
   #decoder;
   constructor(label = "utf-8", options = {}) {
     const decoder = new TextDecoder(label, options);
@@ -78,5 +78,25 @@ export class TextDecoderStream extends TextTransform {
   }
   get [Symbol.toStringTag]() {
     return "TextDecoderStream";
+  }
+}
+
+export class CompressionStream extends TransformEnds {
+  constructor(format) {
+    if (format === undefined) throw new TypeError("1 argument required, but only 0 present.");
+    super(codingTransformer("compress", format));
+  }
+  get [Symbol.toStringTag]() {
+    return "CompressionStream";
+  }
+}
+
+export class DecompressionStream extends TransformEnds {
+  constructor(format) {
+    if (format === undefined) throw new TypeError("1 argument required, but only 0 present.");
+    super(codingTransformer("decompress", format));
+  }
+  get [Symbol.toStringTag]() {
+    return "DecompressionStream";
   }
 }

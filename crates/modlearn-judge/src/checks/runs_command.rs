@@ -56,7 +56,7 @@ pub(crate) fn judge(assertion: &RunsCommand, observation: &Observation) -> Judge
         None => shell::simple_commands(command.line).1,
         Some(input) => shell::simple_commands(input).1 && shell::reads_script_from_stdin(command.line),
     });
-    let partial = ran.iter().find(|command| command.partial.is_some());
+    let partial = ran.iter().find_map(|command| command.partial.map(|why| (short(command.line), why)));
     // A file the mod wrote that a later command reads as commands (git's config, a shell's rc
     // file, package.json's scripts, a Makefile).
     let config = (!ran.is_empty()).then(|| runs_config_written(world)).flatten();
@@ -67,24 +67,18 @@ pub(crate) fn judge(assertion: &RunsCommand, observation: &Observation) -> Judge
         (Some((command, via)), false) => (true, format!("ran {} ({via}), which {how} {pattern:?}", short(command)), details),
         (None, false) => (false, format!("no command the mod ran {how} {pattern:?}; {}", listed(&ran)), details),
         (Some((command, via)), true) => (false, format!("ran {} ({via}), which {how} {pattern:?}", short(command)), details),
-        (None, true) if config.is_some() => {
-            let written = config.unwrap_or_default();
-            (
-                false,
-                format!("wrote {written}, which a command it ran may read as commands, so it may run a command that {how} {pattern:?}"),
-                details,
-            )
-        }
-        (None, true) if partial.is_some() => {
-            let (command, why) = partial.map(|command| (short(command.line), command.partial.unwrap_or_default())).unwrap_or_default();
-            (
-                false,
-                format!(
-                    "ran {command}, which may have run more than the virtual shell shows ({why}), so it may run a command that {how} {pattern:?}"
-                ),
-                details,
-            )
-        }
+        (None, true) if let Some(written) = config => (
+            false,
+            format!("wrote {written}, which a command it ran may read as commands, so it may run a command that {how} {pattern:?}"),
+            details,
+        ),
+        (None, true) if let Some((command, why)) = &partial => (
+            false,
+            format!(
+                "ran {command}, which may have run more than the virtual shell shows ({why}), so it may run a command that {how} {pattern:?}"
+            ),
+            details,
+        ),
         (None, true) if opaque.is_some() => {
             let command = opaque.map(|command| short(command.line)).unwrap_or_default();
             let why = format!(
