@@ -31,4 +31,7 @@ pub use probe::{AppendedMessages, Compared, LiveCompare, Observation, Probe};
 pub use registry::{ConsoleLine, Emission, RegisteredCommand, RegisteredTool, RegistrySnapshot, ServiceUse};
 pub use report::{Attempt, EvalUsage, Learning, Proposal, RunReport, Selected, SpecSummary, UsageTotals};
 pub use verdict::{CandidateVerdict, CheckResult, ScenarioVerdict};
-pub use world::{CommandEffect, Effect, EnvRead, FileEffect, FileWritten, NetworkAttempt, WorldState, WorldSummary, WrittenFile};
+pub use world::{
+    CommandEffect, Effect, EntryKind, EnvRead, FileChange, FileEffect, FileWritten, MachineCommand, NetworkAttempt, ProgramRun, WorldState,
+    WorldSummary, WrittenFile,
+};

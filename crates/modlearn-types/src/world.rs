@@ -215,3 +215,118 @@ impl WorldSummary {
         *self == WorldSummary::default()
     }
 }
+
+/// A program that ran on the candidate's machine, as the exec trace saw it when the kernel
+/// started it (before it ran any code of its own).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ProgramRun {
+    /// The file the kernel ran, inside the machine (`/usr/bin/git`; a script's interpreter).
+    pub path: String,
+    /// Its arguments as the kernel handed them over, `argv[0]` included (for a script: the
+    /// interpreter, the script's path, then the arguments).
+    pub argv: Vec<String>,
+    /// For one of the environment's scripted programs: its name (the script's own file name).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub scripted: Option<String>,
+    /// The arguments were longer than the record keeps, so they are cut.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub cut: bool,
+}
+
+/// A command started on the candidate's machine (by the mod, or by the session's Bash tool),
+/// with every program that ran for it.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct MachineCommand {
+    /// Virtual time it started, ms since the epoch.
+    pub at: u64,
+    /// The command as its caller wrote it (a shell line, or the argv quoted).
+    pub line: String,
+    /// How it was started (`execSync`, `spawn`, `Bun.spawn`, `Bash tool`, ...).
+    pub via: String,
+    /// Exit code, when it exited.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub exit_code: Option<i32>,
+    /// The signal that ended it, when one did.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub signal: Option<String>,
+    /// The programs that ran, in the order they started.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub programs: Vec<ProgramRun>,
+    /// Why the trace may not show everything the command did (killed at its deadline,
+    /// processes it left running, programs past the record's cap, the sandbox gone).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub incomplete: Option<String>,
+}
+
+/// What a path on the machine is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum EntryKind {
+    /// A regular file.
+    File,
+    /// A directory.
+    Dir,
+    /// A symbolic link.
+    Symlink,
+    /// A FIFO, socket or device.
+    Other,
+}
+
+/// One change to the machine's files during a scenario, read from its tree before and after
+/// (by inode, so a rename is seen as one, through whatever link or program made it).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "change", rename_all = "snake_case")]
+pub enum FileChange {
+    /// A path that did not exist now does.
+    Created {
+        /// The path.
+        path: String,
+        /// What it is.
+        entry: EntryKind,
+    },
+    /// A file's content or metadata changed in place, or another file was renamed over it.
+    Written {
+        /// The path.
+        path: String,
+    },
+    /// A path that existed is gone (or is now something of another kind).
+    Deleted {
+        /// The path.
+        path: String,
+        /// What it was.
+        entry: EntryKind,
+    },
+    /// What was at `from` is now at `to` (a rename; a hard link whose first name is gone).
+    Renamed {
+        /// Where it was.
+        from: String,
+        /// Where it is.
+        to: String,
+        /// What it is.
+        entry: EntryKind,
+    },
+    /// A path's permission bits changed.
+    ModeChanged {
+        /// The path.
+        path: String,
+        /// The old bits.
+        from: u32,
+        /// The new bits.
+        to: u32,
+    },
+}
+
+impl FileChange {
+    /// The path the change leaves (the target of a rename).
+    pub fn path(&self) -> &str {
+        match self {
+            FileChange::Created { path, .. }
+            | FileChange::Written { path }
+            | FileChange::Deleted { path, .. }
+            | FileChange::ModeChanged { path, .. } => path,
+            FileChange::Renamed { to, .. } => to,
+        }
+    }
+}
