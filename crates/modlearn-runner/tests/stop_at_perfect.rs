@@ -1,6 +1,6 @@
 //! `LearnSettings::stop_at_perfect` against a real model server on
 //! 127.0.0.1 and the real engine: candidate 1 answers at once with a
-//! passing mod, candidate 2 a moment later. Stopping at perfect cancels
+//! passing mod, candidate 2 once candidate 1 has been judged. Stopping at perfect cancels
 //! candidate 2; not stopping draws it (what `modlearn compare` needs for a
 //! fixed n), and either way no later round starts.
 
@@ -10,7 +10,7 @@ use std::time::Duration;
 
 use modlearn_propose::ModelRef;
 use modlearn_runner::{CandidatePlace, EvalSettings, Interrupt, LearnEvent, LearnOutcome, LearnSettings, ModelEndpoint, Stop, learn};
-use modlearn_testserver::{Reply, TestServer};
+use modlearn_testserver::{Gate, Reply, TestServer};
 
 fn repo_root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
@@ -25,10 +25,12 @@ fn learn_with(stop_at_perfect: bool) -> (LearnOutcome, usize) {
 fn learn_interrupting(stop_at_perfect: bool, interrupt: bool) -> (LearnOutcome, usize) {
     let server = TestServer::start_blocking();
     let source = std::fs::read_to_string(repo_root().join("candidates/uv-pip/good-return-args.ts")).unwrap();
+    let judged = Gate::new();
+    let held = judged.clone();
     server.respond_with("gpt-4.1-mini", move |request| {
         let reply = Reply::text(format!("```ts\n{source}```\n")).usage(100, 50);
-        // Candidate 2 is still in flight when candidate 1 has been judged.
-        if request.body["seed"] == 1 { reply } else { reply.after(Duration::from_millis(1500)) }
+        // Candidate 2 is still in flight when candidate 1 has been judged, however long judging takes.
+        if request.body["seed"] == 1 { reply } else { reply.held_until(&held).after(Duration::from_millis(50)) }
     });
     let loaded = modlearn_spec::load_spec(&repo_root().join("specs/uv-pip.json")).unwrap();
     let mut scenarios = modlearn_spec::resolve_scenarios(&loaded.spec);
@@ -48,8 +50,11 @@ fn learn_interrupting(stop_at_perfect: bool, interrupt: bool) -> (LearnOutcome, 
     };
     let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().unwrap();
     let on_event = move |event: LearnEvent<'_>| {
-        if interrupt && matches!(event, LearnEvent::CandidateDone(_)) {
-            handle.interrupt();
+        if matches!(event, LearnEvent::CandidateDone(_)) {
+            if interrupt {
+                handle.interrupt();
+            }
+            judged.open();
         }
     };
     let outcome = runtime.block_on(learn(&loaded.spec, Arc::new(scenarios), &model, proposer, &settings, &place, &on_event));

@@ -44,7 +44,7 @@ use axum::routing::post;
 use tokio::sync::oneshot;
 
 pub use record::{RecordedRequest, ToolResult};
-pub use reply::{Api, NO_CODE_TEXT, Reply};
+pub use reply::{Api, Gate, NO_CODE_TEXT, Reply};
 
 /// Chooses a reply from the request.
 pub type Responder = Arc<dyn Fn(&RecordedRequest) -> Reply + Send + Sync>;
@@ -241,10 +241,21 @@ async fn handle(shared: Arc<Shared>, api: Api, uri: Uri, headers: HeaderMap, bod
             Reply::status(404).body(reply::error_body(api, 404, &message).to_string())
         }
     };
-    while let Reply::Delay(delay, inner) = reply {
-        tokio::time::sleep(delay).await;
-        reply = *inner;
-    }
+    let reply = loop {
+        reply = match reply {
+            Reply::Delay(delay, inner) => {
+                tokio::time::sleep(delay).await;
+                *inner
+            }
+            Reply::Held(gate, inner) => {
+                while !gate.is_open() {
+                    tokio::time::sleep(std::time::Duration::from_millis(5)).await;
+                }
+                *inner
+            }
+            reply => break reply,
+        };
+    };
     let rendered = reply::render(&reply, api, &model, request.prompt_text().chars().count(), request.turn());
     let status = StatusCode::from_u16(rendered.status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
     let mut response = (status, [(header::CONTENT_TYPE, "application/json")], rendered.body).into_response();

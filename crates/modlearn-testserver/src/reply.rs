@@ -36,6 +36,8 @@ pub enum Reply {
     /// Waits, then gives the inner reply (a wait past the client's
     /// timeout makes a timeout).
     Delay(Duration, Box<Reply>),
+    /// Waits until the gate opens (an event of the test's, not a time), then gives the inner reply.
+    Held(Gate, Box<Reply>),
     /// A 200 whose body is cut-off JSON, as from a flaky proxy.
     BrokenJson,
     /// A 200 whose answer is prose with no code in it.
@@ -82,6 +84,7 @@ impl Reply {
         match self {
             Reply::ToolCalls { calls, usage, .. } => Reply::ToolCalls { text: text.into(), calls, usage },
             Reply::Delay(delay, inner) => Reply::Delay(delay, Box::new(inner.with_text(text))),
+            Reply::Held(gate, inner) => Reply::Held(gate, Box::new(inner.with_text(text))),
             other => panic!("with_text() applies to Reply::tool_calls, not {other:?}"),
         }
     }
@@ -101,6 +104,11 @@ impl Reply {
         Reply::Delay(delay, Box::new(self))
     }
 
+    /// This reply once `gate` is open: a test orders replies by what happened, not by a race.
+    pub fn held_until(self, gate: &Gate) -> Reply {
+        Reply::Held(gate.clone(), Box::new(self))
+    }
+
     /// Sets the usage a text reply reports. Panics on other replies: a
     /// mistake in the test, not a condition to survive.
     pub fn usage(self, input_tokens: u64, output_tokens: u64) -> Reply {
@@ -108,6 +116,7 @@ impl Reply {
             Reply::Text { text, .. } => Reply::Text { text, usage: Some((input_tokens, output_tokens)) },
             Reply::ToolCalls { text, calls, .. } => Reply::ToolCalls { text, calls, usage: Some((input_tokens, output_tokens)) },
             Reply::Delay(delay, inner) => Reply::Delay(delay, Box::new(inner.usage(input_tokens, output_tokens))),
+            Reply::Held(gate, inner) => Reply::Held(gate, Box::new(inner.usage(input_tokens, output_tokens))),
             other => panic!("usage() applies to Reply::text, not {other:?}"),
         }
     }
@@ -117,6 +126,7 @@ impl Reply {
         match self {
             Reply::Status { code, body, .. } => Reply::Status { code, retry_after: Some(seconds), body },
             Reply::Delay(delay, inner) => Reply::Delay(delay, Box::new(inner.retry_after(seconds))),
+            Reply::Held(gate, inner) => Reply::Held(gate, Box::new(inner.retry_after(seconds))),
             other => panic!("retry_after() applies to Reply::status, not {other:?}"),
         }
     }
@@ -126,6 +136,7 @@ impl Reply {
         match self {
             Reply::Status { code, retry_after, .. } => Reply::Status { code, retry_after, body: Some(body.into()) },
             Reply::Delay(delay, inner) => Reply::Delay(delay, Box::new(inner.body(body))),
+            Reply::Held(gate, inner) => Reply::Held(gate, Box::new(inner.body(body))),
             other => panic!("body() applies to Reply::status, not {other:?}"),
         }
     }
@@ -163,7 +174,7 @@ pub(crate) fn render(reply: &Reply, api: Api, model: &str, prompt_chars: usize, 
             retry_after: *retry_after,
             body: body.clone().unwrap_or_else(|| error_body(api, *code, &format!("testserver: scripted HTTP {code}")).to_string()),
         },
-        Reply::Delay(_, inner) => render(inner, api, model, prompt_chars, turn),
+        Reply::Delay(_, inner) | Reply::Held(_, inner) => render(inner, api, model, prompt_chars, turn),
     }
 }
 
@@ -240,4 +251,32 @@ fn tool_answer(api: Api, model: &str, text: &str, calls: &[(String, &str, &Value
 
 fn estimate(chars: usize) -> u64 {
     (chars as u64).div_ceil(4).max(1)
+}
+
+/// A gate replies wait at until the test opens it.
+#[derive(Clone, Debug, Default)]
+pub struct Gate(std::sync::Arc<std::sync::atomic::AtomicBool>);
+
+impl PartialEq for Gate {
+    /// The same gate.
+    fn eq(&self, other: &Gate) -> bool {
+        std::sync::Arc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+impl Gate {
+    /// A closed gate.
+    pub fn new() -> Gate {
+        Gate::default()
+    }
+
+    /// Lets every reply held at it go.
+    pub fn open(&self) {
+        self.0.store(true, std::sync::atomic::Ordering::SeqCst);
+    }
+
+    /// Whether it is open.
+    pub fn is_open(&self) -> bool {
+        self.0.load(std::sync::atomic::Ordering::SeqCst)
+    }
 }
