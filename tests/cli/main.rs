@@ -11,6 +11,7 @@ mod eval;
 mod help;
 mod host_diff;
 mod letta_diff;
+mod machine;
 mod mutants;
 mod pi_diff;
 mod prompt;

@@ -120,7 +120,10 @@ fn the_eval_model_drives_prompt_scenarios_and_the_rewrite_decides_the_trace_mark
     let first = &requests[0];
     assert_eq!(first.tool_names(), ["Bash", "Read", "Write", "Edit"]);
     let prompt = first.prompt_text();
-    assert!(prompt.contains("listed in /workspace/requirements.txt, then say"), "{prompt}");
+    assert!(
+        prompt.contains("listed in /home/user/.letta/eval/003-install-from-requirements/memory/requirements.txt, then say"),
+        "{prompt}"
+    );
     assert!(!prompt.contains("MEMORY_DIR"), "{prompt}");
     assert!(prompt.contains("<system-reminder>\n<system-reminder>Install Python packages with `uv pip install <package>`."), "{prompt}");
     assert!(!requests[2].prompt_text().contains("uv pip install <package>"), "the no-op candidate injects nothing");
@@ -177,8 +180,8 @@ fn max_turns_bounds_the_model_turns() {
     let driver: Value =
         trace.lines().map(|line| serde_json::from_str::<Value>(line).unwrap()).find(|entry| entry["type"] == "driver").unwrap();
     assert_eq!((driver["modelTurns"].as_u64(), driver["end"].as_str()), (Some(3), Some("maxTurns")));
-    // `$MEMORY_DIR` in the model's own arguments is the scenario directory too.
-    assert!(trace.contains("\"command\":\"ls /workspace\""), "{trace}");
+    // `$MEMORY_DIR` in the model's own arguments is the scenario's memory directory too.
+    assert!(trace.contains("\"command\":\"ls /home/user/.letta/eval/002-bounded/memory\""), "{trace}");
     let report = read_json(&run.run_dir("run").join("report.json"));
     assert_eq!(check(&report, 0, "required_result_marker \"Done.\""), (false, "the result lacks it: \"\"".to_owned()));
 }

@@ -3,8 +3,10 @@
 
 use std::collections::BTreeMap;
 use std::path::Path;
+use std::sync::Arc;
 
-use modlearn_engine::{CandidateFile, Engine, EngineError, EngineOptions};
+use modlearn_engine::{CandidateFile, Engine, EngineError, EngineOptions, VIRTUAL_EPOCH_MS};
+use modlearn_machine::{Machine, MachinePlan};
 use modlearn_types::{Diagnostic, RegistrySnapshot, Severity};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -175,7 +177,10 @@ pub fn observe_surface(path: &Path, source: &str, options: &EngineOptions) -> Su
 }
 
 fn run(path: &Path, source: &str, options: &EngineOptions) -> Result<(bool, Registrations, Vec<Diagnostic>), EngineError> {
-    let mut engine = Engine::new(options.clone())?;
+    // On a machine of its own, as in a scenario: a mod that reads or writes files as it loads does.
+    let file_name = path.file_name().map_or_else(|| "mod.js".to_owned(), |name| name.to_string_lossy().into_owned());
+    let machine = Machine::new(MachinePlan::for_candidate(&file_name, source), VIRTUAL_EPOCH_MS);
+    let mut engine = Engine::with_machine(options.clone(), Arc::new(machine))?;
     engine.new_generation()?;
     let outcome = engine.load(&CandidateFile { path, source })?;
     let after_load = engine.snapshot()?;

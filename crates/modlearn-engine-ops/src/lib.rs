@@ -1,8 +1,10 @@
 //! Native functions the host's JavaScript calls in an engine (deno_core ops), reached only
 //! through the deno_core handle the host keeps from mods.
 //!
-//! The one so far answers the host's question of the JavaScript stack on a hot path: is any of
-//! the candidate's code on it? (Every promise constructed while a mod is the current owner asks.)
+//! One answers the host's question of the JavaScript stack on a hot path: is any of the
+//! candidate's code on it? (Every promise constructed while a mod is the current owner asks.)
+//! Another passes the mod's file system calls and commands to its machine ([`MachineLink`]); a
+//! third looks time zones up.
 //!
 //! It walks the backend's own frame list (QuickJS's `JS_VisitStackFrames`, [`frames`]): every
 //! bytecode frame, however deep, by the file its function was compiled from. When that walk is
@@ -13,7 +15,10 @@
 use deno_core::{op2, v8};
 
 mod frames;
+mod machine;
 mod time_zones;
+
+pub use machine::{MachineLink, MachineSlot};
 
 /// Frames the fallback looks at: all it gets. The host sets the engine's stack limit around the
 /// call too (js/seal.js `withHostStackLimit`), so a mod's `Error.stackTraceLimit` does not decide it.
@@ -22,7 +27,7 @@ const FRAMES: usize = i32::MAX as usize;
 /// The file names of modlearn's own host modules (js/), none of which is the candidate's.
 const HOST_MODULE_PREFIX: &str = "modlearn-host:";
 
-deno_core::extension!(modlearn_engine_ops, ops = [op_mod_frame_on_stack, time_zones::op_time_zone_at]);
+deno_core::extension!(modlearn_engine_ops, ops = [op_mod_frame_on_stack, time_zones::op_time_zone_at, machine::op_machine_call]);
 
 /// The ops, as the extension every engine runtime is created with.
 pub fn extension() -> deno_core::Extension {

@@ -24,10 +24,12 @@ import { installWeb } from "./web/install.js";
 import { zones } from "./web/intl-dates.js";
 import { captureContext, contextInUse, contextUse, promiseHooks as contextHooks, runInContext } from "./node/async_hooks.js";
 import { keepWorldForReload, seedWorld, worldSnapshot } from "./world.js";
+import { link as machineLink } from "./machine.js";
 // Fills in Bun.file and Bun.write (platform.js `bunFileSystem`).
 import "./node/bun-file.js";
 import "./node/bun-crypto.js";
 import "./node/child_process.js";
+import "./node/bun-shell.js";
 import { assertRequireReady, builtinModules, builtinsFailed, installRequire, setBuiltins } from "./require.js";
 
 
@@ -364,8 +366,9 @@ const host = new Host();
 // candidate's frames), and remember the globals that exist before any mod runs.
 // An op of modlearn-engine-ops answers that from the backend's frame list; the host limit and
 // readStackForHost's formatting serve its fallback (the stack as prepareStackTrace writes it).
-const { op_mod_frame_on_stack: modFrameOnStack, op_time_zone_at: timeZoneAt } = core.ops;
+const { op_mod_frame_on_stack: modFrameOnStack, op_time_zone_at: timeZoneAt, op_machine_call: machineOp } = core.ops;
 zones.at = (name, epochMs) => timeZoneAt(String(name), Number(epochMs));
+machineLink.call = (packed) => machineOp(packed);
 installPromiseTracking(globalThis, () => host.lastOwner, () => withHostStackLimit(() => readStackForHost(modFrameOnStack)));
 // Named, so the stack walk knows it: a promise the engine makes with this hook as the outermost
 // frame was made from no frame at all, an async function the engine itself called (a reaction).

@@ -491,7 +491,7 @@ export const BUN_VERSION = "1.4.5";
  * Neither is enumerable: printing `Bun` reads only what a mod may use.
  */
 const BUN_DENIED_CALLS = [
-  "serve", "connect", "listen", "udpSocket", "$", "build",
+  "serve", "connect", "listen", "udpSocket", "build",
   "plugin", "gc", "openInEditor", "resolveSync", "resolve", "Transpiler", "Glob", "mmap", "allocUnsafe",
   "generateHeapSnapshot", "SQL", "S3Client",
 ];
@@ -504,10 +504,10 @@ export const bunFileSystem = { file: null, write: null };
 export const bunCrypto = { CryptoHasher: null };
 
 /**
- * Bun.spawn, Bun.spawnSync and Bun.which, in the virtual shell, and the record of a refused
- * Bun.$ line (node/child_process.js fills them in).
+ * Bun.spawn, Bun.spawnSync, Bun.which and Bun.$, on the candidate's machine
+ * (node/child_process.js and node/bun-shell.js fill them in).
  */
-export const bunProcess = { spawn: null, spawnSync: null, which: null, refusedShell: null };
+export const bunProcess = { spawn: null, spawnSync: null, which: null, shell: null };
 
 function virtualBun(global) {
   const bun = { version: BUN_VERSION, revision: "0000000000000000000000000000000000000000" };
@@ -524,16 +524,11 @@ function virtualBun(global) {
     const call = { [name]: (...args) => bunProcess[name](...args) }[name];
     Object.defineProperty(bun, name, { value: call, enumerable: false });
   }
+  // node/bun-shell.js is evaluated before the sandbox is installed (host.js imports it first).
+  Object.defineProperty(bun, "$", { value: bunProcess.shell, enumerable: false });
   const advice = "mods see only the letta handle and ctx";
   for (const name of BUN_DENIED_CALLS) {
-    // A refused Bun.$ line is still one the mod meant to run: runs_command reads it.
-    const denied = name === "$"
-      ? (...args) => {
-        bunProcess.refusedShell?.(args);
-        return deny("Bun.$", advice);
-      }
-      : { [name]: () => deny(`Bun.${name}`, advice) }[name];
-    Object.defineProperty(bun, name, { value: denied, enumerable: false });
+    Object.defineProperty(bun, name, { value: { [name]: () => deny(`Bun.${name}`, advice) }[name], enumerable: false });
   }
   for (const name of BUN_DENIED_READS) {
     Object.defineProperty(bun, name, { get: () => deny(`Bun.${name}`, advice), enumerable: false });

@@ -2,7 +2,10 @@
 //! holding the host modules and, at most, one candidate mod.
 
 use std::path::Path;
+use std::sync::Arc;
 use std::time::Duration;
+
+use modlearn_machine::Machine;
 
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
@@ -163,11 +166,28 @@ enum Backend {
 }
 
 impl Engine {
-    /// Starts an engine with the host modules loaded and no candidate.
+    /// Starts an engine with the host modules loaded and no candidate. Its mod has no machine:
+    /// file system calls and commands fail, saying so.
     pub fn new(options: EngineOptions) -> Result<Engine, EngineError> {
+        Engine::start(options, None)
+    }
+
+    /// [`Engine::new`], with `machine` as the one the mod's files and commands are on.
+    pub fn with_machine(options: EngineOptions, machine: Arc<Machine>) -> Result<Engine, EngineError> {
+        Engine::start(options, Some(machine))
+    }
+
+    fn start(options: EngineOptions, machine: Option<Arc<Machine>>) -> Result<Engine, EngineError> {
         let backend = match crate::worker::isolation() {
-            Some(isolation) => Backend::Worker(Box::new(WorkerEngine::spawn(isolation, &options)?)),
-            None => Backend::Local(Box::new(LocalEngine::new(options)?)),
+            Some(isolation) => Backend::Worker(Box::new(WorkerEngine::spawn(isolation, &options, machine)?)),
+            None => {
+                let mut engine = LocalEngine::new(options)?;
+                engine.set_machine(match machine {
+                    Some(machine) => Box::new(move |packed: &[u8]| machine.call_packed(packed)),
+                    None => crate::machine_link::no_machine(),
+                });
+                Backend::Local(Box::new(engine))
+            }
         };
         Ok(Engine { backend })
     }

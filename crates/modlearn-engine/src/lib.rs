@@ -20,6 +20,7 @@ pub mod js_tests;
 mod lifecycle;
 mod loader;
 mod local;
+mod machine_link;
 pub mod protocol;
 mod reply_budget;
 mod transpile;
@@ -31,4 +32,8 @@ pub use batch::{Batch, Replies, Ticket};
 pub use engine::{CandidateFile, DisposeOutcome, EmitOutcome, Engine, EngineError, EngineOptions, LoadOutcome, StopFault};
 pub use host_sources::HOST_MODULES;
 pub use transpile::{SourceKind, transpile_file};
-pub use world::{ScriptedCommand, WorldSeed};
+pub use world::WorldSeed;
+
+/// Where the engine's virtual clock starts (2026-01-01T00:00:00Z), in ms since the epoch: also
+/// the time a candidate's machine dates what it is built with (`js/platform.js` has the same).
+pub const VIRTUAL_EPOCH_MS: f64 = 1_767_225_600_000.0;

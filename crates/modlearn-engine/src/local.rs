@@ -201,6 +201,12 @@ impl LocalEngine {
         Ok(engine)
     }
 
+    /// Gives the mod a machine, reached over `transport` (see [`crate::machine_link`]).
+    pub(crate) fn set_machine(&mut self, transport: crate::machine_link::Transport) {
+        let slot = crate::machine_link::slot(transport, self.watchdog.machine_budget());
+        self.booted.runtime.op_state().borrow_mut().put(slot);
+    }
+
     /// Gives the host new settings, each replacing the last (an engine process is first
     /// configured with defaults while it waits as a spare). Only before a load.
     pub(crate) fn configure(&mut self, options: EngineOptions) -> Result<(), EngineError> {
@@ -453,8 +459,8 @@ impl LocalEngine {
 /// What deno_core reports when a module's top-level await has nothing left to wait on.
 const STALLED_TOP_LEVEL_AWAIT: &str = "Top-level await promise never resolved";
 
-/// Where a candidate seems to live, to itself: Letta's mods directory in the sandbox's home.
-pub(crate) const VIRTUAL_MOD_DIR: &str = "/home/user/.letta/mods";
+/// Where a candidate seems to live, to itself: where its machine holds it.
+pub(crate) const VIRTUAL_MOD_DIR: &str = modlearn_machine::MODS_DIR;
 
 pub(crate) fn parse<T: DeserializeOwned>(text: &str) -> Result<T, String> {
     serde_json::from_str(text).map_err(|error| format!("unexpected host reply ({error}): {}", modlearn_types::bound::cut(text, 2000)))

@@ -52,12 +52,16 @@ struct State {
     shutdown: bool,
     /// When the watchdog thread will next look on its own; `None` while it waits to be armed.
     next_look: Option<Instant>,
+    /// Wall time the armed step may still spend waiting for its machine's commands (they use
+    /// no CPU time of this thread, so the CPU budget alone would let a step wait forever).
+    machine_left: Duration,
 }
 
 struct Shared {
     state: Mutex<State>,
     wake: Condvar,
     fired: AtomicBool,
+    isolate: IsolateHandle,
 }
 
 /// A per-engine timer that terminates runaway JavaScript.
@@ -68,11 +72,11 @@ pub(crate) struct Watchdog {
 
 impl Watchdog {
     pub(crate) fn new(isolate: IsolateHandle) -> Watchdog {
-        let shared = Arc::new(Shared { state: Mutex::new(State::default()), wake: Condvar::new(), fired: AtomicBool::new(false) });
+        let shared = Arc::new(Shared { state: Mutex::new(State::default()), wake: Condvar::new(), fired: AtomicBool::new(false), isolate });
         let thread_shared = Arc::clone(&shared);
         let thread = std::thread::Builder::new()
             .name("modlearn-watchdog".into())
-            .spawn(move || watch(&thread_shared, &isolate))
+            .spawn(move || watch(&thread_shared))
             .expect("spawning the watchdog thread");
         Watchdog { shared, thread: Some(thread) }
     }
@@ -83,6 +87,7 @@ impl Watchdog {
         let clock = ThreadCpuClock::current();
         let mut state = self.shared.state.lock().unwrap_or_else(|poison| poison.into_inner());
         state.armed = Some(Armed { clock, start: clock.now(), budget });
+        state.machine_left = budget;
         // A thread that will look before this budget could run out re-reads the arming then, so
         // only an idle (or later) one is woken: a step costs no thread switch (host calls arm
         // dozens of times per scenario, each far below its budget).
@@ -107,9 +112,42 @@ impl Watchdog {
     pub(crate) fn fired(&self) -> bool {
         self.shared.fired.load(Ordering::SeqCst)
     }
+
+    /// The armed step's budget for waiting on its machine.
+    pub(crate) fn machine_budget(&self) -> MachineBudget {
+        MachineBudget { shared: Arc::clone(&self.shared) }
+    }
 }
 
-fn watch(shared: &Shared, isolate: &IsolateHandle) {
+/// The wall time a step may spend on its machine's commands: as much as its CPU budget, spent
+/// as commands run; a command killed at its deadline ends the step as a timeout.
+#[derive(Clone)]
+pub(crate) struct MachineBudget {
+    shared: Arc<Shared>,
+}
+
+impl MachineBudget {
+    /// What the armed step has left (nothing when no step is armed).
+    pub(crate) fn left(&self) -> Duration {
+        let state = self.shared.state.lock().unwrap_or_else(|poison| poison.into_inner());
+        if state.armed.is_some() { state.machine_left } else { Duration::ZERO }
+    }
+
+    /// Takes `spent` off what the armed step has left.
+    pub(crate) fn spend(&self, spent: Duration) {
+        let mut state = self.shared.state.lock().unwrap_or_else(|poison| poison.into_inner());
+        state.machine_left = state.machine_left.saturating_sub(spent);
+    }
+
+    /// Ends the armed step as out of time, as the CPU budget's end does.
+    pub(crate) fn expire(&self) {
+        self.shared.fired.store(true, Ordering::SeqCst);
+        self.shared.isolate.terminate_execution();
+    }
+}
+
+fn watch(shared: &Shared) {
+    let isolate = &shared.isolate;
     let mut state = shared.state.lock().unwrap_or_else(|poison| poison.into_inner());
     loop {
         if state.shutdown {

@@ -60,11 +60,6 @@ fn abort() {
 }
 
 #[test]
-fn world() {
-    run("world.test.js");
-}
-
-#[test]
 fn pi_events() {
     run("pi-events.test.js");
 }

@@ -9,6 +9,13 @@
 //! whose environment sets another profile or ctx gets one configured for it).
 //! A scripted scenario also runs a headless agent session ([`session`]) on a
 //! fresh load of the candidate, after its probes.
+//!
+//! The candidate's files and commands are a real machine's ([`modlearn_machine`]): one per
+//! environment its scenarios name, used by those scenarios in order (what one leaves, the next
+//! finds, as on Letta's one machine) and gone with the candidate. Hidden scenarios run after
+//! the visible ones, in an engine of their own, so nothing a proposer reads of the visible ones
+//! comes after them. Lifecycle probes run on fresh machines of the same plan, so their extra
+//! loads change nothing the scenario's own checks read.
 #![deny(missing_docs)]
 
 mod lifecycle;
@@ -16,10 +23,12 @@ mod probe;
 pub mod session;
 
 use std::path::Path;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use modlearn_engine::{Batch, CandidateFile, Engine, EngineError, EngineOptions, StopFault, WorldSeed};
-use modlearn_types::{ConsoleLine, Diagnostic, Dialect, Fault, Observation, Probe, RegistrySnapshot, Severity};
+use modlearn_engine::{Batch, CandidateFile, Engine, EngineError, EngineOptions, StopFault, VIRTUAL_EPOCH_MS, WorldSeed};
+use modlearn_machine::{Machine, MachinePlan, ScenarioRecord};
+use modlearn_types::{ConsoleLine, Diagnostic, Dialect, Fault, Observation, Probe, RegistrySnapshot, Severity, WorldState};
 
 use crate::probe::Pending;
 use serde::Serialize;
@@ -33,8 +42,14 @@ pub struct ScenarioPlan {
     pub host: Option<HostSettings>,
     /// A headless session run after the probes, on a fresh load of the candidate.
     pub session: Option<session::SessionPlan>,
-    /// The virtual world the mod's `node:fs`, `process.env` and `child_process` see.
+    /// What the mod's process starts with (environment, dialogs).
     pub world: WorldSeed,
+    /// The machine its environment gives the candidate (scenarios of one plan share one).
+    pub machine: Arc<MachinePlan>,
+    /// Files written to the machine (absolute path, text) before the scenario runs: its memory files.
+    pub memory_files: Vec<(String, String)>,
+    /// A hidden scenario: run after every visible one, in an engine of its own.
+    pub hidden: bool,
     /// Which host's plugin API the candidate is written against.
     pub dialect: Dialect,
 }
@@ -68,7 +83,8 @@ impl ScenarioPlan {
 pub struct ScenarioRun {
     /// One observation per probe.
     pub observations: Vec<Observation>,
-    /// The registry after the probes ran (before disposal).
+    /// The registry after the probes ran (before disposal), with the machine's record of the
+    /// whole scenario in its world.
     pub snapshot: Option<RegistrySnapshot>,
     /// What the candidate printed.
     pub console: Vec<ConsoleLine>,
@@ -84,8 +100,24 @@ pub struct ScenarioRun {
     pub elapsed: Duration,
 }
 
+/// The order scenarios run in: the visible ones, then the hidden ones, each in spec order.
+pub fn run_order(plans: &[ScenarioPlan]) -> Vec<usize> {
+    let visible = (0..plans.len()).filter(|&index| !plans[index].hidden);
+    visible.chain((0..plans.len()).filter(|&index| plans[index].hidden)).collect()
+}
+
+/// The engine a scenario may reuse: the settings and machine it was made for.
+struct Reusable {
+    engine: Engine,
+    host: Option<HostSettings>,
+    world: WorldSeed,
+    machine: Arc<Machine>,
+    hidden: bool,
+}
+
 /// Runs every scenario against `candidate`. Fails only when no engine can be
 /// started at all; everything the candidate does wrong is in the observations.
+/// Runs come back in the order of `plans`.
 pub fn exercise(
     candidate_path: &Path,
     source: &str,
@@ -93,22 +125,52 @@ pub fn exercise(
     options: &EngineOptions,
 ) -> Result<Vec<ScenarioRun>, EngineError> {
     let candidate = CandidateFile { path: candidate_path, source };
-    // The engine and the environment and world it was configured for; another needs another engine.
-    let mut engine: Option<(Engine, Option<HostSettings>, WorldSeed)> = None;
-    let mut runs = Vec::with_capacity(plans.len());
-    for plan in plans {
+    let mut machines: Vec<(Arc<MachinePlan>, Arc<Machine>)> = Vec::new();
+    let mut engine: Option<Reusable> = None;
+    let mut runs: Vec<Option<ScenarioRun>> = vec![None; plans.len()];
+    for index in run_order(plans) {
+        let plan = &plans[index];
         let started = Instant::now();
+        let machine = match machines.iter().find(|(made_for, _)| made_for == &plan.machine) {
+            Some((_, machine)) => Arc::clone(machine),
+            None => {
+                let machine = Arc::new(Machine::new((*plan.machine).clone(), VIRTUAL_EPOCH_MS));
+                machines.push((Arc::clone(&plan.machine), Arc::clone(&machine)));
+                machine
+            }
+        };
         let scenario_options = plan.engine_options(options);
         let mut current = match engine.take() {
-            Some((engine, host, world)) if host == plan.host && world == plan.world => engine,
-            _ => Engine::new(scenario_options.clone())?,
+            Some(reusable)
+                if reusable.host == plan.host
+                    && reusable.world == plan.world
+                    && Arc::ptr_eq(&reusable.machine, &machine)
+                    && reusable.hidden == plan.hidden =>
+            {
+                reusable.engine
+            }
+            _ => Engine::with_machine(scenario_options.clone(), Arc::clone(&machine))?,
         };
+        machine.begin_scenario(&plan.memory_files);
         let mut observations = Vec::with_capacity(plan.probes.len());
         let mut session = None;
-        let outcome = run_scenario(&mut current, &candidate, plan, &scenario_options, &mut observations, &mut session);
+        let outcome = run_scenario(&mut current, &candidate, plan, &scenario_options, &machine, &mut observations, &mut session);
+        let record = machine.end_scenario();
         let run = match outcome {
-            Ok((snapshot, console)) => {
-                engine = Some((current, plan.host.clone(), plan.world.clone()));
+            Ok((mut snapshot, console)) => {
+                engine = Some(Reusable {
+                    engine: current,
+                    host: plan.host.clone(),
+                    world: plan.world.clone(),
+                    machine: Arc::clone(&machine),
+                    hidden: plan.hidden,
+                });
+                add_record(&mut snapshot.world, &record);
+                for (probe, observation) in plan.probes.iter().zip(&mut observations) {
+                    if let (Probe::EndSnapshot, Observation::Snapshot { snapshot }) = (probe, observation) {
+                        add_record(&mut snapshot.world, &record);
+                    }
+                }
                 ScenarioRun { observations, snapshot: Some(snapshot), console, session, stopped: None, elapsed: started.elapsed() }
             }
             Err(error) => {
@@ -121,9 +183,19 @@ pub fn exercise(
                 ScenarioRun { observations, snapshot: None, console: Vec::new(), session, stopped, elapsed: started.elapsed() }
             }
         };
-        runs.push(run);
+        runs[index] = Some(run);
     }
-    Ok(runs)
+    Ok(runs.into_iter().map(|run| run.expect("every scenario ran")).collect())
+}
+
+/// The machine's record of a scenario, in the world the judge reads.
+fn add_record(world: &mut WorldState, record: &ScenarioRecord) {
+    world.commands = record.commands.clone();
+    world.commands_dropped = record.commands_dropped;
+    world.changes = record.changes.clone();
+    world.written_files = record.written_files.clone();
+    world.written_files_dropped = record.written_files_dropped;
+    world.unseen = record.unseen.clone();
 }
 
 /// The diagnostic of an engine that mod code stopped (see [`EngineError::Stopped`]).
@@ -168,6 +240,7 @@ fn run_scenario(
     candidate: &CandidateFile<'_>,
     plan: &ScenarioPlan,
     options: &EngineOptions,
+    machine: &Machine,
     observations: &mut Vec<Observation>,
     session: &mut Option<session::SessionOutcome>,
 ) -> Result<(RegistrySnapshot, Vec<ConsoleLine>), EngineError> {
@@ -181,8 +254,8 @@ fn run_scenario(
     let pending: Vec<Pending> = plan.probes.iter().map(|probe| probe::queue(&mut batch, probe)).collect();
     let snapshot = batch.snapshot();
     let dispose = batch.dispose();
-    // The world as the scenario left it, dispose included: a command a disposer runs counts,
-    // and timers still pending are in it (what they would do later cannot be judged).
+    // The engine's side as the scenario left it, dispose included: timers still pending are in
+    // it (what they would do later cannot be judged). The machine's record is added at the end.
     let end = wants(|probe| matches!(probe, Probe::EndSnapshot)).then(|| batch.snapshot());
     let console = plan.session.is_none().then(|| batch.take_console());
     let mut replies = engine.run(batch);
@@ -196,7 +269,7 @@ fn run_scenario(
             // Lifecycle probes load the candidate in engines of their own.
             Pending::Lifecycle => {
                 let others: Vec<Probe> = plan.probes.iter().filter(|p| !p.is_lifecycle()).cloned().collect();
-                lifecycle::observe_lifecycle(candidate, probe, &others, options)
+                lifecycle::observe_lifecycle(candidate, probe, &others, options, &plan.machine)
             }
             // Filled in below, once every other probe ran.
             Pending::AtEnd => Observation::EngineFailure { message: "the scenario stopped before its end".to_owned() },
@@ -225,7 +298,7 @@ fn run_scenario(
         let mut plan = plan.clone();
         plan.env.context = options.context.clone();
         let mut driver = plan.driver.driver();
-        let outcome = session::run_session(engine, &plan, driver.as_mut());
+        let outcome = session::run_session(engine, &plan, driver.as_mut(), machine);
         *session = Some(outcome);
         // After an engine failure this dispose fails too, and the next scenario gets a new engine.
         engine.dispose()?;

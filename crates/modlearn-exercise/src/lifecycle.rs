@@ -4,7 +4,10 @@
 //! `/reload` of an unchanged file does), load under another capability profile,
 //! run twice, run conversations alone and interleaved.
 
-use modlearn_engine::{CandidateFile, Engine, EngineError, EngineOptions};
+use std::sync::Arc;
+
+use modlearn_engine::{CandidateFile, Engine, EngineError, EngineOptions, VIRTUAL_EPOCH_MS};
+use modlearn_machine::{Machine, MachinePlan};
 use modlearn_types::{
     ConversationPlan, ConversationRun, ConversationsReport, DisposeReport, Observation, Probe, ProfileReport, Registrations,
     RegistrySnapshot, ReloadCycle, RepeatReport,
@@ -19,24 +22,45 @@ const CLOCK_SHIFT_MS: u64 = 24 * 60 * 60 * 1000;
 /// Runs lifecycle probe `probe`; `others` are the scenario's other probes
 /// (what a `Repeat` probe without probes repeats). An engine failure
 /// becomes an `EngineFailure` observation: the scenario goes on.
-pub(crate) fn observe_lifecycle(candidate: &CandidateFile<'_>, probe: &Probe, others: &[Probe], options: &EngineOptions) -> Observation {
+pub(crate) fn observe_lifecycle(
+    candidate: &CandidateFile<'_>,
+    probe: &Probe,
+    others: &[Probe],
+    options: &EngineOptions,
+    machine: &MachinePlan,
+) -> Observation {
+    let setup = &Setup { options, machine };
     let observed = match probe {
-        Probe::Dispose { steps, settle_ms } => dispose(candidate, steps, *settle_ms, options),
-        Probe::Reload { cycles, steps } => reload(candidate, *cycles, steps, options),
-        Probe::UnderProfile { profile, steps } => under_profile(candidate, profile, steps, options),
+        Probe::Dispose { steps, settle_ms } => dispose(candidate, steps, *settle_ms, setup),
+        Probe::Reload { cycles, steps } => reload(candidate, *cycles, steps, setup),
+        Probe::UnderProfile { profile, steps } => under_profile(candidate, profile, steps, setup),
         Probe::Repeat { probes, vary } => {
             let probes = if probes.is_empty() { others.to_vec() } else { probes.clone() };
-            repeat(candidate, probes, vary, options)
+            repeat(candidate, probes, vary, setup)
         }
-        Probe::Conversations { conversations } => conversations_run(candidate, conversations, options),
+        Probe::Conversations { conversations } => conversations_run(candidate, conversations, setup),
         other => Err(EngineError::Host(format!("not a lifecycle probe: {other:?}"))),
     };
     observed.unwrap_or_else(|error| Observation::EngineFailure { message: error.to_string() })
 }
 
+/// What a lifecycle probe's engines start from: the scenario's options, and its machine's plan
+/// (each engine gets a fresh machine of it: the probe's extra loads change nothing the
+/// scenario's own checks read).
+struct Setup<'a> {
+    options: &'a EngineOptions,
+    machine: &'a MachinePlan,
+}
+
+impl Setup<'_> {
+    fn engine(&self, options: EngineOptions) -> Result<Engine, EngineError> {
+        Engine::with_machine(options, Arc::new(Machine::new(self.machine.clone(), VIRTUAL_EPOCH_MS)))
+    }
+}
+
 /// A fresh engine with a new generation and the candidate loaded.
-fn loaded(candidate: &CandidateFile<'_>, options: &EngineOptions) -> Result<(Engine, bool), EngineError> {
-    let mut engine = Engine::new(options.clone())?;
+fn loaded(candidate: &CandidateFile<'_>, setup: &Setup<'_>, options: EngineOptions) -> Result<(Engine, bool), EngineError> {
+    let mut engine = setup.engine(options)?;
     let loaded = load(&mut engine, candidate)?;
     Ok((engine, loaded))
 }
@@ -52,8 +76,8 @@ fn run_steps(engine: &mut Engine, steps: &[Probe]) -> Result<Vec<Observation>, E
     steps.iter().map(|step| observe(engine, step, at_load.as_ref())).collect()
 }
 
-fn dispose(candidate: &CandidateFile<'_>, steps: &[Probe], settle_ms: u64, options: &EngineOptions) -> Result<Observation, EngineError> {
-    let (mut engine, loaded) = loaded(candidate, options)?;
+fn dispose(candidate: &CandidateFile<'_>, steps: &[Probe], settle_ms: u64, setup: &Setup<'_>) -> Result<Observation, EngineError> {
+    let (mut engine, loaded) = loaded(candidate, setup, setup.options.clone())?;
     let load_diagnostics = engine.snapshot()?.diagnostics;
     let steps = run_steps(&mut engine, steps)?;
     let dispose = engine.dispose_checked()?;
@@ -64,8 +88,8 @@ fn dispose(candidate: &CandidateFile<'_>, steps: &[Probe], settle_ms: u64, optio
     Ok(Observation::Disposed { report: Box::new(report) })
 }
 
-fn reload(candidate: &CandidateFile<'_>, cycles: u32, steps: &[Probe], options: &EngineOptions) -> Result<Observation, EngineError> {
-    let mut engine = Engine::new(options.clone())?;
+fn reload(candidate: &CandidateFile<'_>, cycles: u32, steps: &[Probe], setup: &Setup<'_>) -> Result<Observation, EngineError> {
+    let mut engine = setup.engine(setup.options.clone())?;
     let mut observed = Vec::new();
     for cycle in 0..cycles {
         // As Letta's `/reload` of an unchanged file: the same module instance, `activate` again,
@@ -85,18 +109,13 @@ fn reload(candidate: &CandidateFile<'_>, cycles: u32, steps: &[Probe], options: 
     Ok(Observation::Reloaded { cycles: observed })
 }
 
-fn under_profile(
-    candidate: &CandidateFile<'_>,
-    profile: &str,
-    steps: &[Probe],
-    options: &EngineOptions,
-) -> Result<Observation, EngineError> {
-    let full_options = EngineOptions { profile: "engine".to_owned(), ..options.clone() };
-    let (mut full_engine, full_loaded) = loaded(candidate, &full_options)?;
+fn under_profile(candidate: &CandidateFile<'_>, profile: &str, steps: &[Probe], setup: &Setup<'_>) -> Result<Observation, EngineError> {
+    let full_options = EngineOptions { profile: "engine".to_owned(), ..setup.options.clone() };
+    let (mut full_engine, full_loaded) = loaded(candidate, setup, full_options)?;
     let full = registrations(&full_engine.snapshot()?);
     drop(full_engine);
-    let profile_options = EngineOptions { profile: profile.to_owned(), ..options.clone() };
-    let (mut engine, loaded) = loaded(candidate, &profile_options)?;
+    let profile_options = EngineOptions { profile: profile.to_owned(), ..setup.options.clone() };
+    let (mut engine, loaded) = loaded(candidate, setup, profile_options)?;
     let capabilities = engine.capabilities()?;
     let steps = run_steps(&mut engine, steps)?;
     let snapshot = engine.snapshot()?;
@@ -113,18 +132,18 @@ fn under_profile(
     Ok(Observation::ProfileRan { report: Box::new(report) })
 }
 
-fn repeat(candidate: &CandidateFile<'_>, probes: Vec<Probe>, vary: &[String], options: &EngineOptions) -> Result<Observation, EngineError> {
+fn repeat(candidate: &CandidateFile<'_>, probes: Vec<Probe>, vary: &[String], setup: &Setup<'_>) -> Result<Observation, EngineError> {
     let varies = |what: &str| vary.iter().any(|v| v == what);
-    let (mut engine, _) = loaded(candidate, options)?;
+    let (mut engine, _) = loaded(candidate, setup, setup.options.clone())?;
     let first = run_steps(&mut engine, &probes)?;
     engine.dispose()?;
     drop(engine);
     let second_options = EngineOptions {
         // Another seed from the start, so every generation of the engine draws other numbers.
-        seed: if varies("seed") { options.seed ^ 0x9e37_79b9 } else { options.seed },
-        ..options.clone()
+        seed: if varies("seed") { setup.options.seed ^ 0x9e37_79b9 } else { setup.options.seed },
+        ..setup.options.clone()
     };
-    let mut engine = Engine::new(second_options)?;
+    let mut engine = setup.engine(second_options)?;
     if varies("reuse") {
         // A used engine: the candidate ran in an earlier generation, its globals remain.
         load(&mut engine, candidate)?;
@@ -132,7 +151,7 @@ fn repeat(candidate: &CandidateFile<'_>, probes: Vec<Probe>, vary: &[String], op
         engine.dispose()?;
         if !varies("seed") {
             // Reuse alone: the second generation starts from the first one's seed, as a fresh engine does.
-            engine.control(None, Some(options.seed), None)?;
+            engine.control(None, Some(setup.options.seed), None)?;
         }
     }
     if varies("clock") {
@@ -145,20 +164,16 @@ fn repeat(candidate: &CandidateFile<'_>, probes: Vec<Probe>, vary: &[String], op
     Ok(Observation::Repeated { report: Box::new(report) })
 }
 
-fn conversations_run(
-    candidate: &CandidateFile<'_>,
-    plans: &[ConversationPlan],
-    options: &EngineOptions,
-) -> Result<Observation, EngineError> {
+fn conversations_run(candidate: &CandidateFile<'_>, plans: &[ConversationPlan], setup: &Setup<'_>) -> Result<Observation, EngineError> {
     let mut solo = Vec::new();
     for plan in plans {
-        let (mut engine, _) = loaded(candidate, options)?;
+        let (mut engine, _) = loaded(candidate, setup, setup.options.clone())?;
         engine.control(None, None, Some(&plan.conversation))?;
         let observations = run_steps(&mut engine, &plan.steps)?;
         engine.dispose()?;
         solo.push(ConversationRun { conversation: plan.conversation.clone(), observations });
     }
-    let (mut engine, _) = loaded(candidate, options)?;
+    let (mut engine, _) = loaded(candidate, setup, setup.options.clone())?;
     let mut interleaved: Vec<ConversationRun> =
         plans.iter().map(|plan| ConversationRun { conversation: plan.conversation.clone(), observations: Vec::new() }).collect();
     let longest = plans.iter().map(|plan| plan.steps.len()).max().unwrap_or(0);

@@ -1,6 +1,7 @@
 //! A driver made outside this crate (as the runner's eval model is): `DriverPlan::External` runs
 //! through `exercise` like a script, the driver sees the mods' injected messages in the
 //! transcript, `Action::Stop` ends the session unfinished, and `finish` adds a `driver` entry.
+//! This binary is its machines' helper (`harness = false`).
 
 use std::sync::{Arc, Mutex};
 
@@ -73,7 +74,8 @@ fn run(stop: Option<&str>) -> (modlearn_exercise::session::SessionOutcome, Vec<V
     let session = SessionPlan {
         driver: DriverPlan::External(Arc::new(factory)),
         env: SessionEnv { name: "test".to_owned(), context: None, tools: vec![bash], ask_allows: false, dialect: Dialect::Letta },
-        memory_files: Vec::new(),
+        memory_dir: "/home/user/.letta/eval/001-x/memory".to_owned(),
+        command_env: vec![("PATH".to_owned(), "/usr/local/bin:/usr/bin:/bin".to_owned())],
         max_turns: 2,
     };
     let plan = ScenarioPlan { probes: Vec::new(), host: None, session: Some(session), ..Default::default() };
@@ -83,7 +85,6 @@ fn run(stop: Option<&str>) -> (modlearn_exercise::session::SessionOutcome, Vec<V
     (outcome, seen)
 }
 
-#[test]
 fn an_external_driver_sees_the_injected_messages_and_its_calls_are_rewritten() {
     let (outcome, seen) = run(None);
     assert_eq!(outcome.error, None);
@@ -92,7 +93,7 @@ fn an_external_driver_sees_the_injected_messages_and_its_calls_are_rewritten() {
     assert_eq!(
         seen[1],
         vec![
-            json!({ "type": "message", "role": "user", "content": "install in /workspace" }),
+            json!({ "type": "message", "role": "user", "content": "install in /home/user/.letta/eval/001-x/memory" }),
             json!({ "type": "message", "role": "system", "content": "use uv" }),
         ]
     );
@@ -102,11 +103,20 @@ fn an_external_driver_sees_the_injected_messages_and_its_calls_are_rewritten() {
     assert_eq!(kinds, ["result", "driver"]);
 }
 
-#[test]
 fn a_stop_ends_the_session_unfinished_with_the_reason() {
     let (outcome, _) = run(Some("the 10 ms of timeoutMs ran out"));
     assert_eq!(outcome.error.as_deref(), Some("the 10 ms of timeoutMs ran out"));
     let error = outcome.trace.iter().find(|entry| entry["type"] == "error").unwrap();
     assert_eq!(error["message"], "the 10 ms of timeoutMs ran out");
     assert!(outcome.trace.iter().any(|entry| entry["type"] == "driver"), "finish runs on a stop too");
+}
+
+fn main() {
+    modlearn_machine::testing::main(&[
+        (
+            "an_external_driver_sees_the_injected_messages_and_its_calls_are_rewritten",
+            an_external_driver_sees_the_injected_messages_and_its_calls_are_rewritten,
+        ),
+        ("a_stop_ends_the_session_unfinished_with_the_reason", a_stop_ends_the_session_unfinished_with_the_reason),
+    ]);
 }

@@ -1,9 +1,13 @@
 //! Headless sessions against real candidates in the real engine: turns, tool calls, permission
-//! outcomes, continuations, the scenario directory and lifecycle events, as Letta's host runs them.
+//! outcomes, continuations, the tools on the candidate's machine and lifecycle events, as
+//! Letta's host runs them. This binary is its machines' helper (`harness = false`).
 
-use modlearn_engine::{CandidateFile, Engine, EngineOptions};
+use std::sync::Arc;
+
+use modlearn_engine::{CandidateFile, Engine, EngineOptions, VIRTUAL_EPOCH_MS};
 use modlearn_exercise::session::{Action, EnvTool, ScriptDriver, SessionEnv, SessionOutcome, SessionPlan, ToolCall, ToolKind, run_session};
 use modlearn_exercise::{HostSettings, ScenarioPlan, exercise};
+use modlearn_machine::{Machine, MachinePlan};
 use modlearn_types::Dialect;
 use serde_json::{Value, json};
 
@@ -29,22 +33,55 @@ fn env(ask_allows: bool) -> SessionEnv {
     }
 }
 
-/// Loads `source` as a fresh candidate and plays `actions` against it.
-fn session(source: &str, actions: Vec<Action>, plan: SessionPlan) -> SessionOutcome {
+/// The scenario's memory directory in these tests.
+const MEMORY_DIR: &str = "/home/user/.letta/eval/001-test/memory";
+
+/// A fresh machine, its scenario begun with `memory` (relative paths) in [`MEMORY_DIR`].
+fn machine(memory: &[(&str, &str)]) -> Arc<Machine> {
+    let machine = Arc::new(Machine::new(MachinePlan::default(), VIRTUAL_EPOCH_MS));
+    let files: Vec<(String, String)> = memory.iter().map(|(path, text)| (format!("{MEMORY_DIR}/{path}"), (*text).to_owned())).collect();
+    machine.begin_scenario(&files);
+    machine
+}
+
+/// An engine on `machine` with `source` loaded as `mod.js`.
+fn loaded_engine(source: &str, options: EngineOptions, machine: &Arc<Machine>) -> Engine {
+    loaded_engine_as("mod.js", source, options, machine)
+}
+
+fn loaded_engine_as(name: &str, source: &str, options: EngineOptions, machine: &Arc<Machine>) -> Engine {
     let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("mod.js");
+    let path = dir.path().join(name);
     std::fs::write(&path, source).unwrap();
-    let mut engine = Engine::new(EngineOptions { profile: "headless".to_owned(), ..EngineOptions::default() }).unwrap();
+    let mut engine = Engine::with_machine(options, Arc::clone(machine)).unwrap();
     engine.new_generation().unwrap();
     let loaded = engine.load(&CandidateFile { path: &path, source }).unwrap();
     assert!(loaded.loaded);
-    let outcome = run_session(&mut engine, &plan, &mut ScriptDriver::new(actions));
+    engine
+}
+
+/// Loads `source` as a fresh candidate and plays `actions` against it, on a machine whose
+/// memory directory holds `memory`.
+fn session_with(source: &str, actions: Vec<Action>, plan: SessionPlan, memory: &[(&str, &str)]) -> SessionOutcome {
+    let machine = machine(memory);
+    let mut engine = loaded_engine(source, EngineOptions { profile: "headless".to_owned(), ..EngineOptions::default() }, &machine);
+    let outcome = run_session(&mut engine, &plan, &mut ScriptDriver::new(actions), &machine);
     assert_eq!(outcome.error, None);
     outcome
 }
 
+fn session(source: &str, actions: Vec<Action>, plan: SessionPlan) -> SessionOutcome {
+    session_with(source, actions, plan, &[])
+}
+
 fn plan() -> SessionPlan {
-    SessionPlan { env: env(false), max_turns: 4, ..SessionPlan::default() }
+    SessionPlan {
+        env: env(false),
+        max_turns: 4,
+        memory_dir: MEMORY_DIR.to_owned(),
+        command_env: vec![("PATH".to_owned(), "/usr/local/bin:/usr/bin:/bin".to_owned()), ("HOME".to_owned(), "/home/user".to_owned())],
+        ..SessionPlan::default()
+    }
 }
 
 fn user(text: &str) -> Action {
@@ -68,7 +105,6 @@ fn events<'a>(outcome: &'a SessionOutcome, name: &str) -> Vec<&'a Value> {
     entries(outcome, "event").into_iter().filter(|entry| entry["name"] == name).collect()
 }
 
-#[test]
 fn turn_start_injections_join_the_transcript_and_a_cancel_ends_the_turn() {
     let source = r#"export function activate(letta) {
         letta.events.on("turn_start", (event) => {
@@ -119,7 +155,6 @@ const GUARD: &str = r#"export function activate(letta) {
     });
 }"#;
 
-#[test]
 fn tool_calls_go_through_permissions_tool_start_execution_and_tool_end() {
     let actions = vec![
         user("go"),
@@ -162,7 +197,6 @@ fn tool_calls_go_through_permissions_tool_start_execution_and_tool_end() {
     assert_eq!(entries(&outcome, "tool_result")[1]["output"], "mod bash ran: curl example.com");
 }
 
-#[test]
 fn continue_starts_turns_until_max_turns() {
     let source = r#"export function activate(letta) {
         letta.events.on("turn_end", (event) => ({ continue: `again after ${event.assistantMessage ?? "nothing"}` }));
@@ -176,34 +210,38 @@ fn continue_starts_turns_until_max_turns() {
     assert_eq!(entries(&outcome, "continue_dropped")[0]["maxTurns"], 3);
 }
 
-#[test]
-fn file_tools_work_on_the_scenario_directory_and_stay_inside_it() {
+fn file_tools_work_on_the_machine() {
     let source = "export function activate() {}";
     let actions = vec![
         user("edit notes in $MEMORY_DIR"),
         tool("Read", json!({ "file_path": "${MEMORY_DIR}/notes.md", "offset": 2, "limit": 1 })),
-        tool("Edit", json!({ "file_path": "notes.md", "old_string": "two", "new_string": "2" })),
+        tool("Edit", json!({ "file_path": "$MEMORY_DIR/notes.md", "old_string": "two", "new_string": "2" })),
         tool("Write", json!({ "file_path": "/workspace/out/new.txt", "content": "fresh" })),
         tool("Read", json!({ "file_path": "../secrets" })),
         tool("Write", json!({ "file_path": "/etc/passwd", "content": "x" })),
-        tool("Edit", json!({ "file_path": "notes.md", "old_string": "e", "new_string": "E" })),
+        tool("Edit", json!({ "file_path": "${MEMORY_DIR}/notes.md", "old_string": "e", "new_string": "E" })),
         bash("ls"),
+        Action::Tool(ToolCall { name: "Bash".to_owned(), args: json!({ "command": "cat out/new.txt; exit 3" }), ..ToolCall::default() }),
     ];
-    let memory = vec![("notes.md".to_owned(), "one\ntwo\nthree".to_owned())];
-    let outcome = session(source, actions, SessionPlan { memory_files: memory, ..plan() });
-    let outputs: Vec<&str> = entries(&outcome, "tool_result").iter().map(|entry| entry["output"].as_str().unwrap()).collect();
+    let mut plan = plan();
+    // No default: the agent reads what the command printed.
+    plan.env.tools[0].default_output = String::new();
+    let outcome = session_with(source, actions, plan, &[("notes.md", "one\ntwo\nthree")]);
+    let results = entries(&outcome, "tool_result");
+    let outputs: Vec<&str> = results.iter().map(|entry| entry["output"].as_str().unwrap()).collect();
     assert_eq!(outputs[0], "two");
-    assert_eq!(outputs[1], "Edited notes.md (1 replacement(s))");
+    assert_eq!(outputs[1], format!("Edited {MEMORY_DIR}/notes.md (1 replacement(s))"));
     assert_eq!(outputs[2], "Created /workspace/out/new.txt");
-    assert_eq!(outputs[3], "Error: `../secrets` climbs out of the scenario directory /workspace");
-    assert_eq!(outputs[4], "Error: `/etc/passwd` is outside the scenario directory /workspace");
+    assert_eq!(outputs[3], "Error: file not found: ../secrets");
+    assert_eq!(outputs[4], "Error: EROFS: read-only file system, open");
     assert!(outputs[5].starts_with("Error: `old_string` occurs 3 times"), "{}", outputs[5]);
-    assert_eq!(outputs[6], "(no output)");
-    assert_eq!(outcome.files, [("notes.md".to_owned(), "one\n2\nthree".to_owned()), ("out/new.txt".to_owned(), "fresh".to_owned())]);
-    assert_eq!(outcome.transcript[0]["content"], "edit notes in /workspace");
+    assert_eq!(outputs[6], "README.md\nout\nsrc\ntest\n");
+    assert_eq!(outputs[7], "fresh\nExit code 3");
+    assert_eq!(results[7]["status"], "error");
+    assert_eq!(outcome.files, [("notes.md".to_owned(), "one\n2\nthree".to_owned())]);
+    assert_eq!(outcome.transcript[0]["content"], format!("edit notes in {MEMORY_DIR}"));
 }
 
-#[test]
 fn lifecycle_steps_send_letta_payloads() {
     let source = r#"export function activate(letta) {
         for (const name of ["conversation_open", "conversation_close", "compact_start", "compact_end", "llm_start", "llm_end"]) {
@@ -245,7 +283,6 @@ fn lifecycle_steps_send_letta_payloads() {
     }
 }
 
-#[test]
 fn a_scenario_plan_runs_the_session_on_a_fresh_load_under_the_environment() {
     let source = r#"let calls = 0;
     export function activate(letta) {
@@ -273,15 +310,11 @@ fn a_scenario_plan_runs_the_session_on_a_fresh_load_under_the_environment() {
     assert!(snapshot.commands.is_empty(), "headless turns commands off");
 }
 
-#[test]
 fn trace_of_a_scripted_install() {
     let source = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../candidates/scripted/good-install-helper.ts")).unwrap();
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("install-helper.ts");
-    std::fs::write(&path, &source).unwrap();
-    let mut engine = Engine::new(EngineOptions { profile: "headless".to_owned(), ..EngineOptions::default() }).unwrap();
-    engine.new_generation().unwrap();
-    engine.load(&CandidateFile { path: &path, source: &source }).unwrap();
+    let machine = machine(&[]);
+    let options = EngineOptions { profile: "headless".to_owned(), ..EngineOptions::default() };
+    let mut engine = loaded_engine_as("install-helper.ts", &source, options, &machine);
     let actions = vec![
         Action::ConversationOpen { reason: "startup".to_owned(), previous_conversation_id: None },
         user("Install rich"),
@@ -295,24 +328,19 @@ fn trace_of_a_scripted_install() {
         bash("sudo pip install rich"),
         Action::Assistant("Installed rich 13.9.4.".to_owned()),
     ];
-    let outcome = run_session(&mut engine, &plan(), &mut ScriptDriver::new(actions));
+    let outcome = run_session(&mut engine, &plan(), &mut ScriptDriver::new(actions), &machine);
     insta::assert_snapshot!(outcome.trace_jsonl());
 }
 
-#[test]
 fn a_handler_that_never_returns_is_a_diagnostic_and_the_session_goes_on() {
     let source = r#"export function activate(letta) {
         letta.events.on("tool_start", (event) => { if (event.args.command === "spin") { while (true) {} } });
     }"#;
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("mod.js");
-    std::fs::write(&path, source).unwrap();
     let options = EngineOptions { step_timeout: std::time::Duration::from_millis(100), ..EngineOptions::default() };
-    let mut engine = Engine::new(options).unwrap();
-    engine.new_generation().unwrap();
-    engine.load(&CandidateFile { path: &path, source }).unwrap();
+    let machine = machine(&[]);
+    let mut engine = loaded_engine(source, options, &machine);
     let actions = vec![user("go"), bash("spin"), bash("ls"), Action::Assistant("done".to_owned())];
-    let outcome = run_session(&mut engine, &plan(), &mut ScriptDriver::new(actions));
+    let outcome = run_session(&mut engine, &plan(), &mut ScriptDriver::new(actions), &machine);
     assert_eq!(outcome.error, None);
     let starts = events(&outcome, "tool_start");
     assert_eq!(starts[0]["diagnostics"][0]["fault"], "timeout");
@@ -321,4 +349,29 @@ fn a_handler_that_never_returns_is_a_diagnostic_and_the_session_goes_on() {
     assert_eq!(commands, [&json!("spin"), &json!("ls")]);
     assert_eq!(outcome.diagnostics.len(), 1);
     assert_eq!(outcome.result, "done");
+}
+
+fn main() {
+    modlearn_machine::testing::main(&[
+        (
+            "turn_start_injections_join_the_transcript_and_a_cancel_ends_the_turn",
+            turn_start_injections_join_the_transcript_and_a_cancel_ends_the_turn,
+        ),
+        (
+            "tool_calls_go_through_permissions_tool_start_execution_and_tool_end",
+            tool_calls_go_through_permissions_tool_start_execution_and_tool_end,
+        ),
+        ("continue_starts_turns_until_max_turns", continue_starts_turns_until_max_turns),
+        ("file_tools_work_on_the_machine", file_tools_work_on_the_machine),
+        ("lifecycle_steps_send_letta_payloads", lifecycle_steps_send_letta_payloads),
+        (
+            "a_scenario_plan_runs_the_session_on_a_fresh_load_under_the_environment",
+            a_scenario_plan_runs_the_session_on_a_fresh_load_under_the_environment,
+        ),
+        ("trace_of_a_scripted_install", trace_of_a_scripted_install),
+        (
+            "a_handler_that_never_returns_is_a_diagnostic_and_the_session_goes_on",
+            a_handler_that_never_returns_is_a_diagnostic_and_the_session_goes_on,
+        ),
+    ]);
 }

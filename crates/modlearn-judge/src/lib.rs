@@ -10,7 +10,6 @@ mod check;
 mod checks;
 mod markers;
 mod score;
-mod shell;
 mod text;
 mod world;
 
@@ -18,7 +17,7 @@ pub use check::{judge, probe};
 pub use markers::{SessionTexts, session_marker_checks};
 pub use score::{NotRun, compare_candidates, marker_checks_not_run, select};
 pub use text::content_text;
-pub use world::{resolve_virtual_path, world_summary};
+pub use world::{resolve_spec_path, world_summary};
 
 /// The agent id Letta's learning harness puts on events it emits.
 pub const EVAL_AGENT_ID: &str = "mod-learning-eval-agent";

@@ -1,8 +1,8 @@
-//! What a mod did to its virtual world, read from snapshot data (the judge never sees an
-//! engine): paths resolved as the engine's `node:fs` resolves them, the commands run, and the
-//! brief per-scenario summary the reports show.
+//! What a mod did on its machine, read from observation data (the judge never sees an engine
+//! or a machine): a spec's paths resolved as the machine's user would name them, and the brief
+//! per-scenario summary the reports show.
 
-use modlearn_types::{CommandEffect, Effect, EnvRead, FileWritten, NetworkAttempt, WorldState, WorldSummary, bound};
+use modlearn_types::{CommandEffect, Effect, EnvRead, FileChange, FileWritten, NetworkAttempt, WorldState, WorldSummary, bound};
 
 /// The machine's home and working directory when a snapshot names none (older snapshots).
 const DEFAULT_HOME: &str = "/home/user";
@@ -13,9 +13,10 @@ const SUMMARY_LIST_LIMIT: usize = 50;
 /// The longest path, command or target a summary keeps whole.
 const SUMMARY_TEXT_LIMIT: usize = 300;
 
-/// `path` as an absolute virtual path: `~` is the virtual home, a relative path is under the
-/// working directory, and `.`/`..` are resolved (`..` stops at `/`), as `world.js` does.
-pub fn resolve_virtual_path(path: &str, world: &WorldState) -> String {
+/// A spec's `path` as an absolute path on the machine: `~` is the home directory, a relative
+/// path is under the working directory, and `.`/`..` are resolved (`..` stops at `/`). The
+/// machine's own paths are the kernel's; a spec names plain ones.
+pub fn resolve_spec_path(path: &str, world: &WorldState) -> String {
     let home = if world.home.is_empty() { DEFAULT_HOME } else { &world.home };
     let cwd = if world.cwd.is_empty() { DEFAULT_CWD } else { &world.cwd };
     let joined = if path == "~" || path.starts_with("~/") {
@@ -38,33 +39,6 @@ pub fn resolve_virtual_path(path: &str, world: &WorldState) -> String {
     format!("/{}", parts.join("/"))
 }
 
-/// One command the mod ran, as the effect log keeps it.
-#[derive(Clone, Copy)]
-pub(crate) struct RanCommand<'a> {
-    /// The command line.
-    pub(crate) line: &'a str,
-    /// The call that ran it.
-    pub(crate) via: &'a str,
-    /// What it read as commands besides its line (stdin, a script file, expanded variables).
-    pub(crate) input: Option<&'a str>,
-    /// The simple commands the virtual shell ran for it, words expanded.
-    pub(crate) ran: &'a [String],
-    /// Why it may have run more than the line and `ran` show.
-    pub(crate) partial: Option<&'a str>,
-    /// Whether the log keeps only the start of the line, its input or what it ran.
-    pub(crate) cut: bool,
-}
-
-/// The commands the mod ran, in order.
-pub(crate) fn commands(world: &WorldState) -> impl Iterator<Item = RanCommand<'_>> {
-    world.effects.iter().filter_map(|effect| match effect {
-        Effect::Command { command, via, input, ran, partial, cut, .. } => {
-            Some(RanCommand { line: command, via, input: input.as_deref(), ran, partial: partial.as_deref(), cut: *cut })
-        }
-        _ => None,
-    })
-}
-
 /// The brief of `worlds` (the scenario's probes, then its session's), distinct and capped.
 pub fn world_summary(worlds: &[&WorldState]) -> WorldSummary {
     let mut summary = WorldSummary::default();
@@ -79,14 +53,21 @@ pub fn world_summary(worlds: &[&WorldState]) -> WorldSummary {
                 None => push(&mut summary.files_written, entry, &mut cut),
             }
         }
+        summary.dropped += world.commands_dropped;
+        for change in &world.changes {
+            match change {
+                FileChange::Deleted { path, .. } => push_new(&mut summary.files_deleted, short(path), &mut cut),
+                FileChange::Renamed { from, .. } => push_new(&mut summary.files_deleted, short(from), &mut cut),
+                _ => {}
+            }
+        }
+        for command in &world.commands {
+            let entry = CommandEffect { command: short(&command.line), via: command.via.clone(), exit_code: command.exit_code };
+            push_new(&mut summary.commands, entry, &mut cut);
+        }
         for effect in &world.effects {
             match effect {
                 Effect::FileRead(file) | Effect::Readdir(file) => push_new(&mut summary.files_read, short(&file.path), &mut cut),
-                Effect::FileDelete(file) if file.ok => push_new(&mut summary.files_deleted, short(&file.path), &mut cut),
-                Effect::Command { command, via, exit_code, .. } => {
-                    let entry = CommandEffect { command: short(command), via: via.clone(), exit_code: *exit_code };
-                    push_new(&mut summary.commands, entry, &mut cut);
-                }
                 Effect::EnvRead { name, found, .. } if !summary.env_read.iter().any(|read| read.name == short(name)) => {
                     push(&mut summary.env_read, EnvRead { name: short(name), found: *found }, &mut cut);
                 }
@@ -125,31 +106,31 @@ mod tests {
     }
 
     #[test]
-    fn paths_resolve_as_the_virtual_fs_resolves_them() {
-        let world = world(json!({ "cwd": "/workspace", "home": "/home/user", "effects": [], "effectsDropped": 0, "writtenFiles": {} }));
-        assert_eq!(resolve_virtual_path("~/.letta/x.json", &world), "/home/user/.letta/x.json");
-        assert_eq!(resolve_virtual_path("~", &world), "/home/user");
-        assert_eq!(resolve_virtual_path("notes/./a/../b.md", &world), "/workspace/notes/b.md");
-        assert_eq!(resolve_virtual_path("/tmp//x/", &world), "/tmp/x");
-        assert_eq!(resolve_virtual_path("../../../etc", &world), "/etc");
-        assert_eq!(resolve_virtual_path("~user/x", &world), "/workspace/~user/x");
+    fn spec_paths_resolve_as_the_user_names_them() {
+        let world = world(json!({ "cwd": "/workspace", "home": "/home/user", "effects": [], "effectsDropped": 0 }));
+        assert_eq!(resolve_spec_path("~/.letta/x.json", &world), "/home/user/.letta/x.json");
+        assert_eq!(resolve_spec_path("~", &world), "/home/user");
+        assert_eq!(resolve_spec_path("notes/./a/../b.md", &world), "/workspace/notes/b.md");
+        assert_eq!(resolve_spec_path("/tmp//x/", &world), "/tmp/x");
+        assert_eq!(resolve_spec_path("../../../etc", &world), "/etc");
+        assert_eq!(resolve_spec_path("~user/x", &world), "/workspace/~user/x");
     }
 
     #[test]
-    fn the_summary_is_distinct_in_order_and_merges_the_session() {
+    fn the_summary_is_distinct_in_order_and_merges_the_machine_record() {
         let probes = world(json!({ "effects": [
             { "kind": "env_read", "at": 1, "name": "HOME", "found": true },
             { "kind": "env_read", "at": 2, "name": "HOME", "found": true },
             { "kind": "file_read", "at": 3, "path": "/home/user/.letta/x.json", "ok": false, "error": "ENOENT" },
-            { "kind": "file_write", "at": 4, "path": "/home/user/.letta/x.json", "ok": true, "bytes": 2 },
-            { "kind": "command", "at": 5, "command": "git status", "via": "execSync", "exitCode": 0 },
-            { "kind": "command", "at": 6, "command": "git status", "via": "execSync", "exitCode": 0 },
             { "kind": "network", "at": 7, "target": "https://x.dev/", "via": "fetch" },
-        ], "effectsDropped": 3, "writtenFiles": { "/home/user/.letta/x.json": { "bytes": 2, "text": "{}" } } }));
-        let session = world(json!({ "effects": [
-            { "kind": "file_delete", "at": 1, "path": "/tmp/a", "ok": true },
-        ], "effectsDropped": 0, "writtenFiles": { "/home/user/.letta/x.json": { "bytes": 9, "text": "{\"n\": 10}" } } }));
-        let summary = world_summary(&[&probes, &session]);
+        ], "effectsDropped": 3,
+        "commands": [
+            { "at": 5, "line": "git status", "via": "execSync", "exitCode": 0 },
+            { "at": 6, "line": "git status", "via": "execSync", "exitCode": 0 },
+        ],
+        "changes": [{ "change": "deleted", "path": "/tmp/a", "entry": "file" }],
+        "writtenFiles": { "/home/user/.letta/x.json": { "bytes": 9, "text": "{\"n\": 10}" } } }));
+        let summary = world_summary(&[&probes]);
         assert_eq!(
             serde_json::to_value(&summary).unwrap(),
             json!({
@@ -167,10 +148,9 @@ mod tests {
 
     #[test]
     fn the_summary_is_capped() {
-        let effects: Vec<_> = (0..80)
-            .map(|i| json!({ "kind": "command", "at": i, "command": format!("c{i} {}", "x".repeat(400)), "via": "exec", "exitCode": 0 }))
-            .collect();
-        let summary = world_summary(&[&world(json!({ "effects": effects, "effectsDropped": 0, "writtenFiles": {} }))]);
+        let commands: Vec<_> =
+            (0..80).map(|i| json!({ "at": i, "line": format!("c{i} {}", "x".repeat(400)), "via": "exec", "exitCode": 0 })).collect();
+        let summary = world_summary(&[&world(json!({ "effects": [], "effectsDropped": 0, "commands": commands }))]);
         assert_eq!((summary.commands.len(), summary.cut), (50, 30));
         assert!(summary.commands[0].command.ends_with("more bytes cut]"), "{}", summary.commands[0].command);
     }

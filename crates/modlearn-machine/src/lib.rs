@@ -17,13 +17,15 @@ mod plan;
 pub mod protocol;
 mod sandbox;
 mod stubs;
+#[doc(hidden)]
+pub mod testing;
 pub mod tree;
 mod wire;
 
 pub use client::{Machine, ScenarioRecord, set_helper_executable};
 pub use helper::serve_if_helper;
 pub use plan::{
-    ArgsMatch, CommitPlan, DEFAULT_WORKSPACE, HOME, MachinePlan, ScriptedAnswer, ScriptedProgram, USER_ID, WorkspacePlan,
+    ArgsMatch, CommitPlan, DEFAULT_WORKSPACE, HOME, MODS_DIR, MachinePlan, ScriptedAnswer, ScriptedProgram, USER_ID, WorkspacePlan,
     check_machine_path, check_workspace_path,
 };
 pub use stubs::{SCRIPTED_DIR, valid_program_name};

@@ -83,23 +83,44 @@ pub enum ArgsMatch {
 
 /// The home directory of the machine's one user.
 pub const HOME: &str = "/home/user";
+/// Where the candidate's file is on its machine: Letta's mods directory (also what the engine
+/// shows the mod as its own path).
+pub const MODS_DIR: &str = "/home/user/.letta/mods";
 /// The machine's user and group id.
 pub const USER_ID: u32 = 1000;
 /// The workspace when the environment names no other.
 pub const DEFAULT_WORKSPACE: &str = "/workspace";
 
 impl Default for WorkspacePlan {
-    /// A repository on `main` with one commit of a README, as a fresh project has.
+    /// A small project on `main` in one commit (a README, an ignore file, a source folder and
+    /// its test), so that what a mod may do to a project's files has files to do it to.
     fn default() -> WorkspacePlan {
+        let files = [
+            ("README.md", "# workspace\n\nA small project.\n"),
+            (".gitignore", "node_modules/\n"),
+            ("src/app.js", "export function greet(name) {\n  return `hello, ${name}`;\n}\n"),
+            (
+                "test/app.test.js",
+                "import { greet } from \"../src/app.js\";\n\nif (greet(\"you\") !== \"hello, you\") throw new Error(\"greet\");\n",
+            ),
+        ];
         WorkspacePlan {
             path: DEFAULT_WORKSPACE.to_owned(),
             branch: "main".to_owned(),
             commits: vec![CommitPlan {
                 message: "Initial commit".to_owned(),
-                files: BTreeMap::from([("README.md".to_owned(), "# workspace\n".to_owned())]),
+                files: files.iter().map(|(path, text)| ((*path).to_owned(), (*text).to_owned())).collect(),
             }],
             untracked: BTreeMap::new(),
         }
+    }
+}
+
+impl MachinePlan {
+    /// The default machine with the candidate's file (`file_name`, `source`) in [`MODS_DIR`], as
+    /// Letta copies a candidate into its mods directory.
+    pub fn for_candidate(file_name: &str, source: &str) -> MachinePlan {
+        MachinePlan { files: BTreeMap::from([(format!("{MODS_DIR}/{file_name}"), source.to_owned())]), ..MachinePlan::default() }
     }
 }
 

@@ -1,6 +1,5 @@
 //! A machine end to end: a real sandbox, real git and coreutils, the exec trace and the tree's
 //! changes. This binary is its own helper (`harness = false`), as the `modlearn` binary is.
-#![allow(clippy::print_stdout, reason = "test progress")]
 
 use modlearn_machine::protocol::{Call, MachineReply, MachineRequest, RunRequest};
 use modlearn_machine::{ArgsMatch, Machine, MachinePlan, ScriptedAnswer, ScriptedProgram};
@@ -57,11 +56,11 @@ fn links_renames_and_deletions_are_seen_by_inode() {
     let machine = Machine::new(MachinePlan::default(), EPOCH_MS);
     machine.begin_scenario(&[]);
     let (reply, output) =
-        run(&machine, "mkdir src && echo a > src/a && echo b > b && git add -A && git commit -qm two && ln -s /workspace /tmp/w");
+        run(&machine, "mkdir pkg && echo a > pkg/a && echo b > b && git add -A && git commit -qm two && ln -s /workspace /tmp/w");
     assert_eq!(exit_code(&reply), Some(0), "{output}");
     machine.end_scenario();
     machine.begin_scenario(&[]);
-    let (reply, output) = run(&machine, "rm -f /tmp/w/b; mv /tmp/w/src /tmp/w/lib; mv /tmp/w/lib /tmp/gone; sed -i s/#/=/ README.md");
+    let (reply, output) = run(&machine, "rm -f /tmp/w/b; mv /tmp/w/pkg /tmp/w/lib; mv /tmp/w/lib /tmp/gone; sed -i s/#/=/ README.md");
     assert_eq!(exit_code(&reply), Some(0), "{output}");
     let record = machine.end_scenario();
     // A move to another file system is a copy and a deletion, as the kernel makes it.
@@ -69,13 +68,13 @@ fn links_renames_and_deletions_are_seen_by_inode() {
         record.changes,
         [
             FileChange::Deleted { path: "/workspace/b".into(), entry: EntryKind::File },
-            FileChange::Deleted { path: "/workspace/src".into(), entry: EntryKind::Dir },
+            FileChange::Deleted { path: "/workspace/pkg".into(), entry: EntryKind::Dir },
             FileChange::Created { path: "/tmp/gone".into(), entry: EntryKind::Dir },
             FileChange::Created { path: "/tmp/gone/a".into(), entry: EntryKind::File },
             FileChange::Written { path: "/workspace/README.md".into() },
         ]
     );
-    assert_eq!(record.written_files["/workspace/README.md"].text, "= workspace\n");
+    assert_eq!(record.written_files["/workspace/README.md"].text, "= workspace\n\nA small project.\n");
     let rm = record.commands[0].programs.iter().find(|program| program.path.ends_with("/rm")).expect("rm ran");
     assert_eq!(rm.argv, ["rm", "-f", "/tmp/w/b"]);
     machine.begin_scenario(&[]);
@@ -142,15 +141,19 @@ fn deadlines_and_leftover_processes_end_in_the_record() {
     let (reply, _) = run_with(&machine, "sleep 5", 300, b"");
     let MachineReply::Ran(outcome) = reply else { panic!() };
     assert!(outcome.timed_out && outcome.signal.as_deref() == Some("SIGKILL"), "{outcome:?}");
-    let (reply, _) = run(&machine, "sleep 30 >/dev/null 2>&1 & echo started");
-    assert_eq!(exit_code(&reply), Some(0));
+    let (reply, output) = run(&machine, "(sleep 0.2; echo late > /tmp/late) >/dev/null 2>&1 & echo started");
+    assert_eq!((exit_code(&reply), output.as_str()), (Some(0), "started\n"));
+    let (reply, _) = run_with(&machine, "sleep 30 >/dev/null 2>&1 & echo started", 300, b"");
+    assert_eq!(exit_code(&reply), Some(0), "it exited; what it left ran on to the deadline");
     let (reply, output) = run_with(&machine, "cat", 2_000, b"fed through stdin");
     assert_eq!((exit_code(&reply), output.as_str()), (Some(0), "fed through stdin"));
     let (reply, output) = run(&machine, "kill -9 1; echo alive");
     assert_eq!((exit_code(&reply), output.as_str()), (Some(0), "alive\n"), "the helper cannot be killed from inside");
     let record = machine.end_scenario();
-    assert!(record.commands[0].incomplete.as_deref().unwrap().contains("deadline"), "{:?}", record.commands[0]);
-    assert!(record.commands[1].incomplete.as_deref().unwrap().contains("left 1 process"), "{:?}", record.commands[1]);
+    assert!(record.commands[0].incomplete.as_deref().unwrap().contains("stopped at its deadline"), "{:?}", record.commands[0]);
+    assert_eq!(record.commands[1].incomplete, None, "what it left in the background ran to its end");
+    assert!(record.changes.contains(&FileChange::Created { path: "/tmp/late".into(), entry: EntryKind::File }), "{:?}", record.changes);
+    assert!(record.commands[2].incomplete.as_deref().unwrap().contains("left running was stopped"), "{:?}", record.commands[2]);
 }
 
 fn nothing_reaches_the_host() {
@@ -175,22 +178,12 @@ fn nothing_reaches_the_host() {
 }
 
 fn main() {
-    modlearn_machine::serve_if_helper();
-    modlearn_machine::set_helper_executable(std::env::current_exe().expect("the test's own path"));
-    let filter = std::env::args().skip(1).find(|arg| !arg.starts_with('-'));
-    let tests: [(&str, fn()); 6] = [
+    modlearn_machine::testing::main(&[
         ("git_state_is_real", git_state_is_real),
         ("links_renames_and_deletions_are_seen_by_inode", links_renames_and_deletions_are_seen_by_inode),
         ("files_persist_across_scenarios_and_lock_files_conflict", files_persist_across_scenarios_and_lock_files_conflict),
         ("scripted_programs_answer_and_the_rest_is_real", scripted_programs_answer_and_the_rest_is_real),
         ("deadlines_and_leftover_processes_end_in_the_record", deadlines_and_leftover_processes_end_in_the_record),
         ("nothing_reaches_the_host", nothing_reaches_the_host),
-    ];
-    for (name, test) in tests {
-        if filter.as_deref().is_some_and(|filter| !name.contains(filter)) {
-            continue;
-        }
-        test();
-        println!("test {name} ... ok");
-    }
+    ]);
 }

@@ -27,7 +27,14 @@ pub(crate) fn render_world(out: &mut String, scenarios: &[ScenarioVerdict], head
         line("files removed", world.files_deleted.iter().map(|path| md_code(path)).collect());
         line(
             "commands run",
-            world.commands.iter().map(|c| format!("{} ({}, exit {})", md_code(&c.command), md_code(&c.via), c.exit_code)).collect(),
+            world
+                .commands
+                .iter()
+                .map(|c| {
+                    let ended = c.exit_code.map_or_else(|| "no exit code".to_owned(), |code| format!("exit {code}"));
+                    format!("{} ({}, {ended})", md_code(&c.command), md_code(&c.via))
+                })
+                .collect(),
         );
         line(
             "env vars read",

@@ -11,7 +11,7 @@ use modlearn_types::{CandidateVerdict, ConsoleLine, Diagnostic, EvalUsage, Obser
 use rayon::prelude::*;
 
 use crate::eval_model::{EvalModel, ledger};
-use crate::plan::{EvalSessions, scenario_plan};
+use crate::plan::{EvalSessions, scenario_plans};
 
 /// How to evaluate.
 #[derive(Clone, Debug)]
@@ -160,7 +160,8 @@ pub fn evaluate_source_with(
     }
     let started = Instant::now();
     let eval = eval_model.map(|model| EvalSessions { model: Arc::clone(model), ledger: ledger(model) });
-    let plans: Vec<ScenarioPlan> = scenarios.iter().map(|scenario| scenario_plan(scenario, eval.as_ref())).collect();
+    let file_name = path.file_name().map_or_else(|| "mod.js".to_owned(), |name| name.to_string_lossy().into_owned());
+    let plans: Vec<ScenarioPlan> = scenario_plans(scenarios, eval.as_ref(), &file_name, &source);
     let runs = match exercise(path, &source, &plans, engine) {
         Ok(runs) => runs,
         Err(error) => return not_evaluated(index, path, scenarios, error.to_string(), eval_model.is_some()),
@@ -216,7 +217,7 @@ fn scenario_verdict(scenario: &ResolvedScenario, has_session: bool, run: &Scenar
         checks.extend(marker_checks(scenario, checks.len(), why));
     }
     let mut verdict = ScenarioVerdict::new(scenario.name.clone(), scenario.dir_name.clone(), scenario.hidden, checks);
-    let worlds: Vec<_> = run.snapshot.iter().map(|s| &s.world).chain(run.session.iter().map(|s| &s.world)).collect();
+    let worlds: Vec<_> = run.snapshot.iter().map(|s| &*s.world).chain(run.session.iter().map(|s| &s.world)).collect();
     verdict.world = Some(world_summary(&worlds)).filter(|world| !world.is_empty());
     verdict
 }

@@ -59,6 +59,42 @@ pub struct Env {
     /// `LETTA_AGENT_ID` for Letta only, ...). The host's own environment never reaches a mod.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub process_env: BTreeMap<String, String>,
+    /// The workspace (ctx `cwd`) as a git repository on the candidate's machine; a repository
+    /// on `main` with one commit of a README when unset.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub repository: Option<EnvRepository>,
+}
+
+/// The git repository the workspace is: a branch, commits and files, made by the machine's own
+/// git before anything runs (every commit dated at the start of the virtual clock).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct EnvRepository {
+    /// The branch checked out; `main` when unset.
+    #[serde(default = "default_branch")]
+    pub branch: String,
+    /// Commits, oldest first, each adding or replacing the files it lists; one commit of a
+    /// README when empty.
+    #[serde(default)]
+    pub commits: Vec<EnvCommit>,
+    /// Files present in the workspace but never committed, by path relative to it.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub untracked: BTreeMap<String, String>,
+}
+
+fn default_branch() -> String {
+    "main".to_owned()
+}
+
+/// One commit of the workspace's history.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct EnvCommit {
+    /// The commit message.
+    pub message: String,
+    /// Files it adds or replaces, by path relative to the workspace.
+    #[serde(default)]
+    pub files: BTreeMap<String, String>,
 }
 
 /// Which parts of the mod API a host surface offers (Letta's capability matrices).
@@ -128,21 +164,24 @@ pub struct EnvTool {
     /// JSON Schema of its arguments (`type: "object"`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub parameters: Option<Map<String, Value>>,
-    /// What a `bash` tool returns when the script step gives no `output`; empty when unset.
+    /// What a `bash` tool tells the agent when the script step gives no `output` (the command
+    /// still runs on the machine); the command's own output when unset.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub default_output: Option<String>,
-    /// Scripted answers of a `bash` tool, first match first: what a mod's `node:child_process`
-    /// gets for these commands (before the built-in git answers and `defaultOutput`).
+    /// Programs a `bash` tool's machine scripts, first match first: a call of the program with
+    /// these arguments prints the answer (whoever runs it: the mod, a script, the agent); other
+    /// calls run the machine's own program of that name, if it has one.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub commands: Vec<EnvCommand>,
 }
 
-/// One scripted command answer of a `bash` tool. Nothing runs: the answer is all there is.
+/// One scripted answer of a program on the machine.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct EnvCommand {
-    /// The command line, compared exactly (surrounding spaces aside), or a regular expression
-    /// (JavaScript syntax) when `regex` is true.
+    /// The program and its arguments, compared word by word (`npm test`), or, when `regex` is
+    /// true, a (Perl-compatible) regular expression over the program's name and arguments
+    /// joined by spaces, which must begin with the program's name (`^git describe\b`).
     pub pattern: String,
     /// Whether `pattern` is a regular expression.
     #[serde(default)]
@@ -158,15 +197,34 @@ pub struct EnvCommand {
     pub exit_code: i32,
 }
 
-/// How an environment tool is simulated. Nothing is ever executed on the host.
+impl EnvCommand {
+    /// The program the answer scripts, and what its arguments are matched with (the words after
+    /// the name, or the whole regular expression); `None` when the pattern names no program.
+    pub fn program(&self) -> Option<(String, String)> {
+        if self.regex {
+            let rest = self.pattern.strip_prefix('^').unwrap_or(&self.pattern);
+            let name: String = rest.chars().take_while(|c| c.is_ascii_alphanumeric() || "_+-".contains(*c) || *c == '.').collect();
+            let after = &rest[name.len()..];
+            let bounded = after.is_empty() || [" ", "\\s", "\\b", "$", "("].iter().any(|next| after.starts_with(next));
+            (!name.is_empty() && bounded && !name.ends_with('.')).then(|| (name, self.pattern.clone()))
+        } else {
+            let mut words = self.pattern.split_whitespace();
+            let name = words.next()?;
+            let valid = name.chars().all(|c| c.is_ascii_alphanumeric() || "._+-".contains(c)) && name != "." && name != "..";
+            valid.then(|| (name.to_owned(), words.collect::<Vec<_>>().join(" ")))
+        }
+    }
+}
+
+/// What an environment tool does, on the candidate's machine (never on the host).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum EnvToolKind {
-    /// Records the effective `command` and returns the step's `output` or the default output.
+    /// Runs the effective `command` in bash; the agent gets its output, or the step's `output`.
     Bash,
-    /// Reads `file_path` (optionally `offset`/`limit` lines) from the scenario directory.
+    /// Reads `file_path` (optionally `offset`/`limit` lines).
     Read,
-    /// Writes `content` to `file_path` in the scenario directory.
+    /// Writes `content` to `file_path`, making the directories above it.
     Write,
     /// Replaces `old_string` by `new_string` (once, or every time with `replace_all`).
     Edit,
@@ -390,13 +448,63 @@ fn check(env: &Env, folder: Option<&str>) -> Vec<(JsonPath, String)> {
                 // The regex crate's message spans lines (the pattern, a caret, the reason): keep the reason.
                 let reason = error.to_string().lines().last().unwrap_or_default().trim().to_owned();
                 problems.push((path.key("pattern"), format!("is not a valid regular expression: {reason}")));
+            } else if command.program().is_none() {
+                let example = if command.regex { "`^git describe\\b`" } else { "`npm test`" };
+                problems.push((
+                    path.key("pattern"),
+                    format!(
+                        "must begin with the name of the program it scripts (as {example}): the machine puts a script of that name on PATH"
+                    ),
+                ));
             }
         }
+    }
+    if let Some(repository) = &env.repository {
+        problems.extend(check_repository(repository, &root.key("repository")));
     }
     for name in env.process_env.keys() {
         if name.is_empty() || name.contains('=') || name.contains('\0') {
             problems.push((root.key("processEnv").key(name), "is not a valid environment variable name".to_owned()));
         }
+    }
+    problems
+}
+
+/// A branch name git takes (`git check-ref-format --branch`, in brief), and file paths that stay
+/// inside the workspace and out of `.git`.
+fn check_repository(repository: &EnvRepository, path: &JsonPath) -> Vec<(JsonPath, String)> {
+    let mut problems = Vec::new();
+    let branch = &repository.branch;
+    let valid_branch = !branch.is_empty()
+        && branch.chars().all(|c| c.is_ascii_alphanumeric() || "._/-".contains(c))
+        && !branch.starts_with(['-', '/', '.'])
+        && !branch.ends_with(['/', '.'])
+        && !branch.ends_with(".lock")
+        && !branch.contains("..")
+        && !branch.contains("//")
+        && !branch.contains("/.");
+    if !valid_branch {
+        problems.push((path.key("branch"), format!("`{branch}` is not a branch name git takes")));
+    }
+    let check_file = |problems: &mut Vec<(JsonPath, String)>, at: JsonPath, file: &str| {
+        let parts: Vec<&str> = file.split('/').collect();
+        if file.is_empty() || file.starts_with('/') || parts.iter().any(|part| part.is_empty() || *part == "." || *part == "..") {
+            problems.push((at, format!("`{file}` is not a plain path relative to the workspace")));
+        } else if parts[0] == ".git" {
+            problems.push((at, format!("`{file}` is inside `.git`, which the machine's git makes")));
+        }
+    };
+    for (index, commit) in repository.commits.iter().enumerate() {
+        let at = path.key("commits").index(index);
+        if commit.message.trim().is_empty() {
+            problems.push((at.key("message"), "must not be empty".to_owned()));
+        }
+        for file in commit.files.keys() {
+            check_file(&mut problems, at.key("files").key(file), file);
+        }
+    }
+    for file in repository.untracked.keys() {
+        check_file(&mut problems, path.key("untracked").key(file), file);
     }
     problems
 }
@@ -413,5 +521,36 @@ mod tests {
         assert!(loaded.warnings.is_empty(), "{:?}", loaded.warnings);
         let kinds: Vec<_> = loaded.env.tools.iter().map(|tool| tool.kind).collect();
         assert_eq!(kinds, [EnvToolKind::Bash, EnvToolKind::Read, EnvToolKind::Write, EnvToolKind::Edit]);
+    }
+}
+
+#[cfg(test)]
+mod machine_tests {
+    use super::*;
+
+    fn command(pattern: &str, regex: bool) -> EnvCommand {
+        EnvCommand { pattern: pattern.to_owned(), regex, stdout: String::new(), stderr: String::new(), exit_code: 0 }
+    }
+
+    #[test]
+    fn a_scripted_command_names_its_program() {
+        assert_eq!(command("npm  test -- -w", false).program(), Some(("npm".into(), "test -- -w".into())));
+        assert_eq!(command("uv", false).program(), Some(("uv".into(), String::new())));
+        assert_eq!(command(r"^git describe\b", true).program(), Some(("git".into(), r"^git describe\b".into())));
+        assert_eq!(command(r"git(\s|$)", true).program(), Some(("git".into(), r"git(\s|$)".into())));
+        assert_eq!(command(r"^(git|hg) status", true).program(), None);
+        assert_eq!(command(r".*test", true).program(), None);
+        assert_eq!(command("./run.sh x", false).program(), None);
+    }
+
+    #[test]
+    fn a_repository_names_a_branch_git_takes_and_stays_in_the_workspace() {
+        let mut repository = EnvRepository { branch: "release/2.0".into(), commits: Vec::new(), untracked: BTreeMap::new() };
+        assert!(check_repository(&repository, &JsonPath::root()).is_empty());
+        repository.branch = "bad..name".into();
+        repository.untracked.insert("../escape".into(), String::new());
+        repository.untracked.insert(".git/config".into(), String::new());
+        let problems: Vec<String> = check_repository(&repository, &JsonPath::root()).into_iter().map(|(_, message)| message).collect();
+        assert_eq!(problems.len(), 3, "{problems:?}");
     }
 }

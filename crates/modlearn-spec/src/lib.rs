@@ -51,8 +51,8 @@ pub use assertion::{
     ToolStatus, TurnEndContinues, TurnStartCancels, TurnStartInjectsMessage, WritesFile,
 };
 pub use env::{
-    AskResolution, DEFAULT_ENV, Env, EnvError, EnvPermissions, EnvTool, EnvToolKind, LoadedEnv, Profile, default_env_name, load_env,
-    parse_env,
+    AskResolution, DEFAULT_ENV, Env, EnvCommand, EnvCommit, EnvError, EnvPermissions, EnvRepository, EnvTool, EnvToolKind, LoadedEnv,
+    Profile, default_env_name, load_env, parse_env,
 };
 pub use env_lookup::{attach_envs, default_env, env_search_dirs};
 pub use error::{SpecError, SpecProblem, SpecWarning};

@@ -90,9 +90,10 @@ pub struct RegistrySnapshot {
     /// The services the loaded DSH plugin injects and those it read through its contexts.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub services: Option<ServiceUse>,
-    /// What the mods did to the virtual world so far.
+    /// What the mods asked of their platform so far, and (at a scenario's end) the machine's
+    /// record of it.
     #[serde(default)]
-    pub world: crate::WorldState,
+    pub world: Box<crate::WorldState>,
 }
 
 /// One line the candidate printed with `console.*`.

@@ -1,60 +1,24 @@
-//! What a mod did to its engine's virtual world (files, commands, environment, network):
-//! recorded by the engine, read by the trace, the report and the `writes_file` and
-//! `runs_command` assertions.
+//! What a mod did on its machine (files, commands) and asked of its platform (reads, the
+//! environment, the network): the machine's record and the engine's log, read by the trace,
+//! the reports and the `writes_file`, `keeps_files` and `runs_command` assertions.
 
 use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-/// One thing a mod did to the virtual world, in order, at a virtual time.
+/// One thing a mod asked of its platform, in order, at a virtual time (the engine's log, for
+/// the reports; what changed on the machine is the machine's own record).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum Effect {
     /// A file read (`readFile*`, the source of `copyFile`).
     FileRead(FileEffect),
-    /// A file written or created.
-    FileWrite(FileEffect),
-    /// A file appended to.
-    FileAppend(FileEffect),
-    /// A file or tree removed.
-    FileDelete(FileEffect),
-    /// A directory created.
-    Mkdir(FileEffect),
     /// A directory listed.
     Readdir(FileEffect),
     /// A path checked (`stat`, `exists`).
     Stat(FileEffect),
     /// An `access` check.
     Access(FileEffect),
-    /// A rename; `path` is `from -> to`.
-    Rename(FileEffect),
-    /// A command run through `node:child_process` (answered by the simulator; nothing ran).
-    Command {
-        /// Virtual time, ms since the epoch.
-        at: u64,
-        /// The command line.
-        command: String,
-        /// The call that ran it (`exec`, `execSync`, `spawn`, ...).
-        via: String,
-        /// The simulated exit code.
-        #[serde(rename = "exitCode")]
-        exit_code: i32,
-        /// What else it would read as commands: its standard input, or the script file it runs.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        input: Option<String>,
-        /// The simple commands the virtual shell ran for it, words expanded (`rm $F d` ran
-        /// `rm -rf d`), up to a cap.
-        #[serde(default, skip_serializing_if = "Vec::is_empty")]
-        ran: Vec<String>,
-        /// Why it may have run what neither its line nor `ran` shows (the virtual shell stopped
-        /// at what it does not run, a syntax error, a non-POSIX `shell`, an environment that sets
-        /// PATH or BASH_ENV, ...).
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        partial: Option<String>,
-        /// The command line, its input or what it ran was longer than the log keeps, so it is cut.
-        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-        cut: bool,
-    },
     /// An environment variable read (`*` for an enumeration of `process.env`).
     EnvRead {
         /// Virtual time.
@@ -64,7 +28,7 @@ pub enum Effect {
         /// Whether it was set.
         found: bool,
     },
-    /// A network attempt (every one fails: the sandbox has no network).
+    /// A network attempt (every one fails: the machine has no network).
     Network {
         /// Virtual time.
         at: u64,
@@ -75,46 +39,58 @@ pub enum Effect {
     },
 }
 
-/// A filesystem effect.
+/// A file system read.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct FileEffect {
     /// Virtual time, ms since the epoch.
     pub at: u64,
-    /// The absolute virtual path.
+    /// The path as the kernel got it (absolute).
     pub path: String,
     /// Whether the call succeeded.
     pub ok: bool,
     /// The error code when it did not (`ENOENT`, `EACCES`, ...).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
-    /// Bytes the call wrote, for a successful write or append.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub bytes: Option<u64>,
-    /// For a successful rename: the target existed and is gone.
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    pub replaced: bool,
 }
 
-/// The virtual world as an engine reports it in its snapshot.
+/// What a scenario's mod did on its machine and asked of its platform: the engine's part
+/// (working directory, home, the log, what it left to run later) in its snapshot, and the
+/// machine's record (commands, changes, files written) added by the exercise stage.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct WorldState {
-    /// The virtual working directory (what relative paths resolve against).
+    /// The working directory (what relative paths resolve against).
     #[serde(default)]
     pub cwd: String,
-    /// The virtual home (what `~` stands for).
+    /// The home directory (what `~` stands for).
     #[serde(default)]
     pub home: String,
-    /// Every effect so far (capped; see `effects_dropped`).
+    /// What the mod asked of its platform (capped; see `effects_dropped`).
     pub effects: Vec<Effect>,
     /// Effects past the cap, not kept.
     pub effects_dropped: usize,
-    /// Each file written since the world was seeded and still there, by absolute path (capped:
-    /// 64 KiB of text each, 512 KiB and 200 files in all; see `written_files_dropped`).
+    /// Every command started on the machine, with the programs that ran (capped; see
+    /// `commands_dropped`).
+    #[serde(default)]
+    pub commands: Vec<MachineCommand>,
+    /// Commands past the record's cap.
+    #[serde(default)]
+    pub commands_dropped: usize,
+    /// What changed in the machine's files during the scenario.
+    #[serde(default)]
+    pub changes: Vec<FileChange>,
+    /// Each file created or written during the scenario and still a file at its end, by
+    /// absolute path (capped: 64 KiB of text each, 512 KiB and 200 files in all; see
+    /// `written_files_dropped`).
+    #[serde(default)]
     pub written_files: BTreeMap<String, WrittenFile>,
     /// Files written past the caps: counted, not kept.
     #[serde(default)]
     pub written_files_dropped: usize,
+    /// Why the machine's record may not show everything the scenario did (its sandbox could
+    /// not start or ended, its tree was too large to walk).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub unseen: Option<String>,
     /// Timers still scheduled when the world was read (after dispose: timers the mod left).
     #[serde(default)]
     pub timers_pending: usize,
@@ -149,7 +125,7 @@ pub struct WorldSummary {
     /// Paths removed.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub files_deleted: Vec<String>,
-    /// Commands run, with the call and the simulated exit code.
+    /// Commands run, with the call and the exit code.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub commands: Vec<CommandEffect>,
     /// Environment variables read (`*`: all of them enumerated), with whether each was set.
@@ -173,22 +149,23 @@ fn is_zero(count: &usize) -> bool {
 /// A file written, as the scenario left it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct FileWritten {
-    /// Absolute virtual path.
+    /// Absolute path on the machine.
     pub path: String,
     /// Its size at the end.
     pub bytes: u64,
 }
 
-/// A command a mod ran (through the simulator).
+/// A command run on the machine, in brief.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct CommandEffect {
     /// The command line.
     pub command: String,
-    /// The call (`execSync`, `spawn`, ...).
+    /// The call (`execSync`, `spawn`, the Bash tool, ...).
     pub via: String,
-    /// The simulated exit code.
-    pub exit_code: i32,
+    /// The exit code, when it exited (not when a signal ended it or it could not start).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub exit_code: Option<i32>,
 }
 
 /// An environment variable read.

@@ -53,7 +53,8 @@ pub fn run(cli: Cli) -> ExitCode {
 }
 
 /// Every engine runs in a worker process of its own, forked from a zygote
-/// started from this executable. The QuickJS backend's on-disk bytecode
+/// started from this executable, and every candidate's machine has this
+/// executable as its sandbox's helper. The QuickJS backend's on-disk bytecode
 /// cache is off: the zygote compiles the host modules once per run, and a
 /// cache that candidates' code fills is one more thing to bound and verify.
 /// Runs first thing in `main`, before any thread exists.
@@ -61,7 +62,8 @@ pub fn isolate_engines() {
     // SAFETY: called at the start of main, before any other thread reads the environment.
     unsafe { std::env::set_var("V82JSC_NO_BC_CACHE", "1") };
     if let Ok(executable) = std::env::current_exe() {
-        modlearn_engine::worker::isolate_engines(executable);
+        modlearn_engine::worker::isolate_engines(executable.clone());
+        modlearn_machine::set_helper_executable(executable);
     }
 }
 

@@ -1,23 +1,26 @@
-// node:child_process, and Bun.spawn / Bun.spawnSync / Bun.which: every command goes to the
-// world's command simulator (world.js), which answers from the scenario's scripted commands
-// and the virtual shell (shell.js); nothing runs on the host. Each command is an effect.
-// A command line runs as `/bin/sh -c` would (or the `shell` option's shell); an argv
-// (execFile, spawn, Bun.spawn) runs its program directly. A program the virtual machine does
-// not have exits 127 (as through a shell), never with a spawn error: the real machine has many
-// programs this one does not model.
+// node:child_process, and Bun.spawn / Bun.spawnSync / Bun.which: every command runs on the
+// candidate's real machine (machine.js), in a real /bin/sh with the machine's own programs,
+// inside its sandbox; the machine records every program that ran for the judge. A command line
+// runs as `/bin/sh -c` (or the `shell` option's shell) runs it; an argv (execFile, spawn,
+// Bun.spawn) runs its program directly, found on the child's PATH as execvp finds it. The sync
+// calls run at once; the others when the loop turns, with what the mod wrote to their input by
+// then, and report as a real child does.
 
 import { Buffer } from "../web/buffer.js";
 import { ReadableStream } from "../web/streams.js";
 import { EventEmitter } from "./events.js";
-import { recordEffect, simulateCommand } from "../world.js";
-import { whichProgram } from "../shell.js";
+import { machineCall } from "../machine.js";
+import { kernelPath, world } from "../world.js";
 import * as platform from "../platform.js";
 
 const kCustomPromisify = Symbol.for("nodejs.util.promisify.custom");
 
-// Taken before any mod runs: String.prototype is a mod's to change, and the
-// command line recorded here is what runs_command judges.
+// Taken before any mod runs: String.prototype is a mod's to change.
 const replace = String.prototype.replace;
+const { entries } = Object;
+
+/** The process id a child shows (the machine's own ids are its business). */
+const CHILD_PID = 4243;
 
 function quote(arg) {
   return /^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${Reflect.apply(replace, String(arg), [/'/g, "'\\''"])}'`;
@@ -27,20 +30,14 @@ function commandLine(file, args) {
   return [String(file), ...(args ?? [])].map(quote).join(" ");
 }
 
-function encodeOutput(text, encoding) {
-  return encoding && encoding !== "buffer" ? text : Buffer.from(text);
-}
-
-function exitError(command, answer, stdout, stderr) {
-  const error = new Error(`Command failed: ${command}\n${answer.stderr}`);
-  Object.assign(error, { code: answer.exitCode, killed: false, signal: null, cmd: command, stdout, stderr });
-  return error;
+function encodeOutput(bytes, encoding) {
+  const buffer = Buffer.from(bytes);
+  return encoding && encoding !== "buffer" ? buffer.toString(encoding) : buffer;
 }
 
 /**
- * The arguments as plain strings, read once by index as Node copies them: an
- * array's own iterator (or a Proxy's) must not make the recorded command line
- * differ from the one that would run.
+ * The arguments as plain strings, read once by index as Node copies them: an array's own
+ * iterator (or a Proxy's) must not make the program run differ from the one recorded.
  */
 function argList(args) {
   const list = [];
@@ -59,104 +56,151 @@ function splitArgs(args, options, callback) {
   return { args: argList(args), options: options ?? {}, callback };
 }
 
-/** How a command runs: a shell line, or (`argv`) a program with its arguments. */
-function how(options, argv) {
+/** The child's environment: the `env` option's own values (Node drops undefined ones), else the process's. */
+function environment(env) {
+  const source = env !== null && typeof env === "object" ? env : world.env;
+  const list = [];
+  for (const [name, value] of entries(source)) {
+    if (value !== undefined) list.push([String(name), String(value)]);
+  }
+  return list;
+}
+
+/** A child's input as bytes: text, any view, an ArrayBuffer; nothing for what it cannot read here. */
+function inputBytes(input) {
+  if (typeof input === "string") return new Uint8Array(Buffer.from(input));
+  if (ArrayBuffer.isView(input)) return new Uint8Array(input.buffer, input.byteOffset, input.byteLength);
+  if (input instanceof ArrayBuffer) return new Uint8Array(input);
+  return new Uint8Array(0);
+}
+
+/**
+ * Runs one command on the machine: `argv` (a program and its arguments), in `cwd`, with `env`,
+ * fed `input`. Answers `{ stdout, stderr, exitCode, signal, spawnError, unavailable }`.
+ */
+export function runOnMachine({ argv, cwd, env, input, via, line }) {
+  const request = {
+    op: "run",
+    argv,
+    cwd: kernelPath(cwd === undefined || cwd === null ? world.cwd : String(cwd instanceof URL ? cwd.pathname : cwd)),
+    env: environment(env),
+    deadlineMs: 0,
+    via,
+    line,
+  };
+  const { reply, payload } = machineCall(request, inputBytes(input));
+  if (reply.reply === "unavailable") {
+    return { stdout: new Uint8Array(0), stderr: new Uint8Array(0), exitCode: null, signal: null, spawnError: "ENOSYS", unavailable: reply.reason };
+  }
+  if (reply.reply !== "ran") return { stdout: new Uint8Array(0), stderr: new Uint8Array(0), exitCode: null, signal: null, spawnError: reply.code ?? "EIO" };
+  return {
+    stdout: payload.subarray(0, reply.stdoutBytes),
+    stderr: payload.subarray(reply.stdoutBytes),
+    exitCode: reply.exitCode ?? null,
+    signal: reply.signal ?? null,
+    spawnError: reply.spawnError ?? null,
+  };
+}
+
+/** How a command runs: a shell line, or a program with its arguments. */
+function argvOf(line, options, argv) {
   const shell = options?.shell;
-  const spec = { cwd: options?.cwd };
-  if (argv && !shell) spec.argv = argv;
-  else if (typeof shell === "string") spec.shell = shell;
-  return spec;
+  if (argv && !shell) return argv;
+  return [typeof shell === "string" ? shell : "/bin/sh", "-c", line];
 }
 
-function run(command, options, callback, via, argv) {
-  const encoding = options?.encoding ?? "utf8";
-  const answer = simulateCommand(command, via, undefined, options?.env, how(options, argv));
-  const stdout = encodeOutput(answer.stdout, encoding);
-  const stderr = encodeOutput(answer.stderr, encoding);
-  const child = makeChild(answer, (text) => simulateCommand(command, `${via}.stdin`, text, options?.env, how(options, argv)));
-  if (typeof callback === "function") {
-    // A program ends in a later turn of the loop, as a real one does.
-    const results = [answer.exitCode === 0 ? null : exitError(command, answer, stdout, stderr), stdout, stderr];
-    platform.queueHostTask(() => platform.callMod(callback, undefined, results), "io");
+/** The error a program that could not start gives (`spawn git ENOENT`). */
+function spawnFailure(result, file, args, syscall) {
+  if (result.unavailable !== undefined) {
+    return Object.assign(new Error(`the machine is unavailable: ${result.unavailable}`), { code: "ERR_MODLEARN_NO_MACHINE" });
   }
-  return child;
+  const code = result.spawnError;
+  const errno = code === "EACCES" ? -13 : code === "ENOENT" ? -2 : -1;
+  const error = new Error(`${syscall} ${file} ${code}`);
+  return Object.assign(error, { errno, code, syscall: `${syscall} ${file}`, path: file, spawnargs: args });
 }
 
-export function exec(command, options, callback) {
-  if (typeof options === "function") {
-    callback = options;
-    options = {};
-  }
-  return run(String(command), options, callback, "exec");
+function exitError(command, result, stdout, stderr) {
+  const error = new Error(`Command failed: ${command}\n${Buffer.from(result.stderr).toString()}`);
+  Object.assign(error, { code: result.exitCode, killed: result.signal !== null, signal: result.signal, cmd: command, stdout, stderr });
+  return error;
 }
-exec[kCustomPromisify] = (command, options) =>
-  new Promise((resolve, reject) => {
-    exec(command, options, (error, stdout, stderr) => (error ? reject(error) : resolve({ stdout, stderr })));
-  });
 
-export function execFile(file, args, options, callback) {
-  const split = splitArgs(args, options, callback);
-  return run(commandLine(file, split.args), split.options, split.callback, "execFile", [String(file), ...split.args]);
-}
-execFile[kCustomPromisify] = (file, args, options) =>
-  new Promise((resolve, reject) => {
-    execFile(file, args ?? [], options ?? {}, (error, stdout, stderr) => (error ? reject(error) : resolve({ stdout, stderr })));
-  });
+// ───────────────────────── the sync calls ─────────────────────────
 
-function syncResult(command, options, via, argv) {
-  const answer = simulateCommand(command, via, nodeInput(options), options?.env, how(options, argv));
+function syncRun(line, options, via, argv) {
+  const result = runOnMachine({ argv: argvOf(line, options, argv), cwd: options?.cwd, env: options?.env, input: nodeInput(options), via, line });
   const encoding = options?.encoding ?? "buffer";
-  const stdout = encodeOutput(answer.stdout, encoding);
-  const stderr = encodeOutput(answer.stderr, encoding);
-  return { answer, stdout, stderr };
+  return { result, stdout: encodeOutput(result.stdout, encoding), stderr: encodeOutput(result.stderr, encoding) };
+}
+
+function runSync(line, options, argv, via) {
+  const { result, stdout, stderr } = syncRun(line, options, via, argv);
+  if (result.spawnError !== null) throw spawnFailure(result, argv?.[0] ?? line, argv?.slice(1) ?? [], "spawnSync");
+  if (result.exitCode !== 0) {
+    const error = exitError(line, result, stdout, stderr);
+    Object.assign(error, { status: result.exitCode, output: [null, stdout, stderr], pid: CHILD_PID });
+    throw error;
+  }
+  return stdout;
 }
 
 export function execSync(command, options = {}) {
   return runSync(String(command), options ?? {}, undefined, "execSync");
 }
 
-function runSync(text, options, argv, via) {
-  const { answer, stdout, stderr } = syncResult(text, options, via, argv);
-  if (answer.exitCode !== 0) {
-    const error = exitError(text, answer, stdout, stderr);
-    Object.assign(error, { status: answer.exitCode, output: [null, stdout, stderr], pid: 4243 });
-    throw error;
-  }
-  return stdout;
-}
-
 export function execFileSync(file, args, options) {
   const split = splitArgs(args, options);
-  return runSync(commandLine(file, split.args), split.options, [String(file), ...split.args], "execSync");
+  return runSync(commandLine(file, split.args), split.options, [String(file), ...split.args], "execFileSync");
 }
 
 export function spawnSync(command, args, options) {
   const split = splitArgs(args, options);
   const line = split.options.shell ? [command, ...split.args].join(" ") : commandLine(command, split.args);
-  const { answer, stdout, stderr } = syncResult(line, split.options, "spawnSync", [String(command), ...split.args]);
-  return { pid: 4243, output: [null, stdout, stderr], stdout, stderr, status: answer.exitCode, signal: null };
+  const argv = [String(command), ...split.args];
+  const { result, stdout, stderr } = syncRun(line, split.options, "spawnSync", argv);
+  if (result.spawnError !== null) {
+    const error = spawnFailure(result, String(command), split.args, "spawnSync");
+    return { pid: 0, output: [null, null, null], stdout: null, stderr: null, status: null, signal: null, error };
+  }
+  return { pid: CHILD_PID, output: [null, stdout, stderr], stdout, stderr, status: result.exitCode, signal: result.signal };
 }
 
-/** What a chunk written to a child's stdin says (a string, or bytes read as UTF-8). */
-function chunkText(chunk) {
-  return typeof chunk === "string" ? chunk : ArrayBuffer.isView(chunk) ? Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength).toString() : String(chunk);
+/** node's input: the `input` option, else a string or view given as stdio[0]. */
+function nodeInput(options) {
+  if (options?.input !== undefined) return options.input;
+  const first = Array.isArray(options?.stdio) ? options.stdio[0] : undefined;
+  return typeof first === "string" || typeof first === "number" ? undefined : first;
+}
+
+// ───────────────────────── the asynchronous calls ─────────────────────────
+
+/** What a chunk written to a child's stdin says, as bytes. */
+function chunkBytes(chunk, encoding) {
+  if (typeof chunk === "string") return Buffer.from(chunk, typeof encoding === "string" ? encoding : "utf8");
+  if (ArrayBuffer.isView(chunk)) return Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+  return Buffer.from(String(chunk));
 }
 
 /**
- * A child process after the fact. What is written to its stdin (`write`, or `end` with a
- * chunk) is what the program there would read: a shell would run it, so `runStdin` records it.
+ * A child process: it runs when the loop turns, fed what the mod wrote to its stdin by then,
+ * then reports its output, `exit` and `close` (or `error` when it could not start).
  */
-function makeChild(answer, runStdin) {
+function makeChild({ line, argv, options, via, onDone }) {
   const child = new EventEmitter();
-  child.pid = 4243;
-  const written = (chunk) => runStdin(chunkText(chunk));
+  child.pid = CHILD_PID;
+  const input = [];
+  let started = false;
   child.stdin = Object.assign(new EventEmitter(), {
-    write(chunk) {
-      written(chunk);
+    write(chunk, encoding, callback) {
+      if (!started) input.push(chunkBytes(chunk, encoding));
+      if (typeof callback === "function") platform.queueHostTask(() => platform.callMod(callback, undefined, []), "io");
+      else if (typeof encoding === "function") platform.queueHostTask(() => platform.callMod(encoding, undefined, []), "io");
       return true;
     },
-    end(chunk) {
-      if (chunk !== undefined && chunk !== null && typeof chunk !== "function") written(chunk);
+    end(chunk, encoding) {
+      if (chunk !== undefined && chunk !== null && typeof chunk !== "function" && !started) input.push(chunkBytes(chunk, encoding));
+      return this;
     },
   });
   child.stdout = new EventEmitter();
@@ -171,41 +215,95 @@ function makeChild(answer, runStdin) {
   child.exitCode = null;
   child.signalCode = null;
   child.killed = false;
-  child.kill = () => {
+  child.spawnargs = argv;
+  child.spawnfile = argv[0];
+  child.kill = (signal = "SIGTERM") => {
+    if (started) return false;
     child.killed = true;
+    child.signalCode = String(signal);
     return true;
   };
   child.ref = () => child;
   child.unref = () => child;
-  // Output, then exit and close, in a later turn of the loop (after the caller attached its listeners).
   platform.queueHostTask(() => {
-    for (const [stream, text] of [[child.stdout, answer.stdout], [child.stderr, answer.stderr]]) {
-      if (text) stream.emit("data", stream.encoding ? text : Buffer.from(text));
+    started = true;
+    if (child.killed) {
+      child.emit("exit", null, child.signalCode);
+      child.emit("close", null, child.signalCode);
+      onDone?.({ stdout: new Uint8Array(0), stderr: new Uint8Array(0), exitCode: null, signal: child.signalCode, spawnError: null });
+      return;
+    }
+    const result = runOnMachine({ argv, cwd: options?.cwd, env: options?.env, input: Buffer.concat(input), via, line });
+    if (result.spawnError !== null) {
+      child.pid = undefined;
+      child.emit("error", spawnFailure(result, argv[0], argv.slice(1), "spawn"));
+      child.emit("close", -2, null);
+      onDone?.(result);
+      return;
+    }
+    for (const [stream, bytes] of [[child.stdout, result.stdout], [child.stderr, result.stderr]]) {
+      if (bytes.length > 0) stream.emit("data", stream.encoding ? Buffer.from(bytes).toString(stream.encoding) : Buffer.from(bytes));
       stream.emit("end");
     }
-    child.exitCode = answer.exitCode;
-    child.emit("exit", answer.exitCode, null);
-    child.emit("close", answer.exitCode, null);
+    child.exitCode = result.exitCode;
+    child.signalCode = result.signal;
+    child.emit("exit", result.exitCode, result.signal);
+    child.emit("close", result.exitCode, result.signal);
+    onDone?.(result);
   }, "io");
   return child;
 }
 
+function run(line, options, callback, via, argv) {
+  const encoding = options?.encoding ?? "utf8";
+  const onDone = typeof callback === "function"
+    ? (result) => {
+      const stdout = encodeOutput(result.stdout, encoding);
+      const stderr = encodeOutput(result.stderr, encoding);
+      const error = result.spawnError !== null ? spawnFailure(result, argv?.[0] ?? line, argv?.slice(1) ?? [], "spawn")
+        : result.exitCode === 0 ? null
+        : exitError(line, result, stdout, stderr);
+      platform.callMod(callback, undefined, [error, stdout, stderr]);
+    }
+    : undefined;
+  return makeChild({ line, argv: argvOf(line, options, argv), options, via, onDone });
+}
+
+export function exec(command, options, callback) {
+  if (typeof options === "function") {
+    callback = options;
+    options = {};
+  }
+  return run(String(command), options, callback, "exec");
+}
+exec[kCustomPromisify] = (command, options) =>
+  new Promise((resolve, reject) => {
+    exec(command, options, (error, stdout, stderr) => (error ? reject(Object.assign(error, { stdout, stderr })) : resolve({ stdout, stderr })));
+  });
+
+export function execFile(file, args, options, callback) {
+  const split = splitArgs(args, options, callback);
+  return run(commandLine(file, split.args), split.options, split.callback, "execFile", [String(file), ...split.args]);
+}
+execFile[kCustomPromisify] = (file, args, options) =>
+  new Promise((resolve, reject) => {
+    execFile(file, args ?? [], options ?? {}, (error, stdout, stderr) => (error ? reject(Object.assign(error, { stdout, stderr })) : resolve({ stdout, stderr })));
+  });
+
 export function spawn(command, args, options) {
   const split = splitArgs(args, options);
   const line = split.options.shell ? [command, ...split.args].join(" ") : commandLine(command, split.args);
-  const argv = [String(command), ...split.args];
-  const spec = how(split.options, argv);
-  return makeChild(simulateCommand(line, "spawn", undefined, split.options.env, spec), (text) => simulateCommand(line, "spawn.stdin", text, split.options.env, spec));
+  return makeChild({ line, argv: argvOf(line, split.options, [String(command), ...split.args]), options: split.options, via: "spawn" });
 }
 
-export function fork(modulePath) {
-  return spawn("bun", [String(modulePath)]);
+export function fork(modulePath, args, options) {
+  return spawn("bun", [String(modulePath), ...(Array.isArray(args) ? argList(args) : [])], options);
 }
 
 // ───────────────────────── Bun.spawn, Bun.spawnSync, Bun.which ─────────────────────────
 
 /** Bun's two call forms: `(argv, options)` and `({ cmd, ...options })`. */
-function bunArguments(first, second, name) {
+function bunArguments(first, second) {
   const options = Array.isArray(first) ? second ?? {} : first ?? {};
   const cmd = Array.isArray(first) ? first : options.cmd;
   if (!Array.isArray(cmd) || cmd.length === 0) {
@@ -214,46 +312,34 @@ function bunArguments(first, second, name) {
     throw error;
   }
   const argv = argList(cmd);
-  return { argv, options, line: commandLine(argv[0], argv.slice(1)), name };
+  return { argv, options, line: commandLine(argv[0], argv.slice(1)) };
 }
 
-/**
- * What Bun takes as a child's input: text and bytes as they are; anything else it would read
- * (a Blob, a Response, a stream, a file, a descriptor) goes to the world as it is, which logs it
- * as input it cannot read.
- */
+/** What Bun takes as a child's input given at once (text, bytes); "pipe" means written later. */
 function bunInput(stdin) {
   if (stdin === undefined || stdin === null || ["pipe", "inherit", "ignore"].includes(stdin)) return undefined;
   return stdin;
 }
 
-/** node's input: the `input` option, else a descriptor or stream given as stdio[0]. */
-function nodeInput(options) {
-  if (options?.input !== undefined) return options.input;
-  const first = Array.isArray(options?.stdio) ? options.stdio[0] : undefined;
-  // 0 is the mod's own stdin, which is empty on the virtual machine.
-  return typeof first === "string" || first === undefined || first === null || first === 0 ? undefined : first;
+/** Bun's error for a program it cannot start. */
+function bunSpawnFailure(result, file) {
+  if (result.unavailable !== undefined) return spawnFailure(result, file, [], "posix_spawn");
+  const error = new Error(`${result.spawnError}: ${result.spawnError === "EACCES" ? "permission denied" : "no such file or directory"}, posix_spawn '${file}'`);
+  return Object.assign(error, { code: result.spawnError, errno: result.spawnError === "EACCES" ? -13 : -2, syscall: "posix_spawn", path: file });
 }
 
-/** A byte stream of `text`, with Bun's text()/json()/bytes() readers on it. */
-function byteStream(text) {
-  const bytes = new Uint8Array(Buffer.from(text));
-  const stream = new ReadableStream({
-    start(controller) {
-      if (bytes.length > 0) controller.enqueue(bytes);
-      controller.close();
-    },
-  });
+/** Bun's text()/json()/bytes() readers on a byte stream that `bytesOf()` fills once it is ready. */
+function readers(stream) {
   const read = async () => {
     const reader = stream.getReader();
     const chunks = [];
     for (;;) {
       const { done, value } = await reader.read();
       if (done) break;
-      chunks.push(value);
+      chunks.push(Buffer.from(value));
     }
     reader.releaseLock();
-    return Buffer.concat(chunks.map((chunk) => Buffer.from(chunk)));
+    return Buffer.concat(chunks);
   };
   Object.defineProperties(stream, {
     text: { value: async () => (await read()).toString(), configurable: true },
@@ -264,11 +350,26 @@ function byteStream(text) {
   return stream;
 }
 
+/** A byte stream its producer fills later: `{ stream, fill(bytes) }`. */
+function laterStream() {
+  let controller;
+  const stream = new ReadableStream({
+    start(given) {
+      controller = given;
+    },
+  });
+  const fill = (bytes) => {
+    if (bytes.length > 0) controller.enqueue(new Uint8Array(bytes));
+    controller.close();
+  };
+  return { stream: readers(stream), fill };
+}
+
 /** Output Bun's child would write to the mod's own stdout/stderr ("inherit"). */
-function inherit(stream, text) {
-  if (!text) return;
+function inherit(stream, bytes) {
+  if (bytes.length === 0) return;
   try {
-    globalThis.process?.[stream]?.write?.(text);
+    globalThis.process?.[stream]?.write?.(Buffer.from(bytes).toString());
   } catch {
     // A mod that replaced process.stdout keeps what it did.
   }
@@ -280,26 +381,31 @@ const RESOURCE_USAGE = Object.freeze({
   maxRSS: 0, messages: Object.freeze({ sent: 0, received: 0 }), ops: Object.freeze({ in: 0, out: 0 }), shmSize: 0, signalCount: 0, swapCount: 0,
 });
 
-/** `Bun.spawn(argv, options)`: a subprocess whose output is there once the caller awaits it. */
+/** `Bun.spawn(argv, options)`: a subprocess that runs when the loop turns. */
 export function bunSpawn(first, second) {
   const { argv, options, line } = bunArguments(first, second);
-  const answer = simulateCommand(line, "Bun.spawn", bunInput(options.stdin), options.env, { argv, cwd: options.cwd });
   const stdoutMode = options.stdout ?? "pipe";
   const stderrMode = options.stderr ?? "inherit";
-  const stream = (mode, text, name) => {
-    if (mode === "pipe") return byteStream(text);
-    if (mode === "inherit") inherit(name, text);
-    return mode === "ignore" || mode === null ? null : undefined;
-  };
+  const out = stdoutMode === "pipe" ? laterStream() : null;
+  const err = stderrMode === "pipe" ? laterStream() : null;
+  const given = bunInput(options.stdin);
+  const written = [];
   let exitCode = null;
+  let signalCode = null;
+  let started = false;
+  let killed = false;
+  let settle;
+  const exited = new Promise((resolve) => {
+    settle = resolve;
+  });
   const proc = {
-    pid: 4243,
+    pid: CHILD_PID,
     stdin: options.stdin === "pipe"
       ? {
         write(chunk) {
-          const text = chunkText(chunk);
-          simulateCommand(line, "Bun.spawn.stdin", text, options.env, { argv, cwd: options.cwd });
-          return Buffer.byteLength(text);
+          const bytes = chunkBytes(chunk);
+          if (!started) written.push(bytes);
+          return bytes.length;
         },
         flush: () => 0,
         end: () => 0,
@@ -307,82 +413,89 @@ export function bunSpawn(first, second) {
         unref() {},
       }
       : undefined,
-    stdout: stream(stdoutMode, answer.stdout, "stdout"),
-    stderr: stream(stderrMode, answer.stderr, "stderr"),
+    stdout: out?.stream ?? (stdoutMode === "ignore" || stdoutMode === null ? null : undefined),
+    stderr: err?.stream ?? (stderrMode === "ignore" || stderrMode === null ? null : undefined),
     get exitCode() {
       return exitCode;
     },
-    signalCode: null,
-    killed: false,
-    kill() {
-      this.killed = this.killed || exitCode === null;
+    get signalCode() {
+      return signalCode;
+    },
+    get killed() {
+      return killed;
+    },
+    kill(signal = "SIGTERM") {
+      if (!started) {
+        killed = true;
+        signalCode = typeof signal === "number" ? "SIGTERM" : String(signal);
+      }
     },
     ref() {},
     unref() {},
     resourceUsage: () => (exitCode === null ? undefined : RESOURCE_USAGE),
+    exited,
   };
   proc.readable = proc.stdout;
-  proc.exited = Promise.resolve().then(() => {
-    exitCode = answer.exitCode;
-    if (typeof options.onExit === "function") options.onExit(proc, exitCode, null, undefined);
-    return exitCode;
-  });
+  platform.queueHostTask(() => {
+    started = true;
+    const input = given !== undefined ? given : Buffer.concat(written);
+    const result = killed
+      ? { stdout: new Uint8Array(0), stderr: new Uint8Array(0), exitCode: null, signal: signalCode, spawnError: null }
+      : runOnMachine({ argv, cwd: options.cwd, env: options.env, input, via: "Bun.spawn", line });
+    if (result.spawnError !== null) {
+      // Bun throws at the call; here the run is already past it, so the process ends at once.
+      result.exitCode = 1;
+      result.stderr = Buffer.from(`${bunSpawnFailure(result, argv[0]).message}\n`);
+    }
+    out?.fill(result.stdout);
+    err?.fill(result.stderr);
+    if (stdoutMode === "inherit") inherit("stdout", result.stdout);
+    if (stderrMode === "inherit") inherit("stderr", result.stderr);
+    exitCode = result.exitCode;
+    signalCode = result.signal ?? signalCode;
+    if (typeof options.onExit === "function") platform.callMod(options.onExit, undefined, [proc, exitCode, signalCode, undefined]);
+    settle(exitCode);
+  }, "io");
   return proc;
 }
 
 /** `Bun.spawnSync(argv, options)`: exit code, output as Buffers, success. */
 export function bunSpawnSync(first, second) {
   const { argv, options, line } = bunArguments(first, second);
-  const answer = simulateCommand(line, "Bun.spawnSync", bunInput(options.stdin), options.env, { argv, cwd: options.cwd });
-  const output = (mode, text, name) => {
-    if ((mode ?? "pipe") === "pipe") return Buffer.from(text);
-    if (mode === "inherit") inherit(name, text);
+  const result = runOnMachine({ argv, cwd: options.cwd, env: options.env, input: bunInput(options.stdin), via: "Bun.spawnSync", line });
+  if (result.spawnError !== null) throw bunSpawnFailure(result, argv[0]);
+  const output = (mode, bytes, name) => {
+    if ((mode ?? "pipe") === "pipe") return Buffer.from(bytes);
+    if (mode === "inherit") inherit(name, bytes);
     return undefined;
   };
   return {
-    exitCode: answer.exitCode,
-    stdout: output(options.stdout, answer.stdout, "stdout"),
-    stderr: output(options.stderr, answer.stderr, "stderr"),
-    success: answer.exitCode === 0,
+    exitCode: result.exitCode,
+    signalCode: result.signal ?? undefined,
+    stdout: output(options.stdout, result.stdout, "stdout"),
+    stderr: output(options.stderr, result.stderr, "stderr"),
+    success: result.exitCode === 0,
     resourceUsage: RESOURCE_USAGE,
-    pid: 4243,
+    pid: CHILD_PID,
   };
 }
 
-/** `Bun.which(name)`: where the virtual machine has the program, or null. */
-export function bunWhich(name) {
-  return whichProgram(String(name));
+/** `Bun.which(name, { PATH, cwd })`: where the machine has the program, or null. */
+export function bunWhich(name, options) {
+  const program = String(name);
+  const search = program.includes("/") ? [""] : String(options?.PATH ?? world.env.PATH ?? "").split(":");
+  for (const dir of search) {
+    const path = program.includes("/") ? kernelPath(program) : `${dir === "" ? world.cwd : dir}/${program}`;
+    const found = machineCall({ op: "stat", path, follow: true }).reply;
+    if (found.reply !== "stat" || (found.mode & 0o170000) !== 0o100000) continue;
+    if (machineCall({ op: "access", path, mode: 1 }).reply.reply === "done") return path;
+  }
+  return null;
 }
 
 // platform.js's Bun object takes these when it offers a place for them (`bunProcess`).
 if (platform.bunProcess && typeof platform.bunProcess === "object") {
-  Object.assign(platform.bunProcess, { spawn: bunSpawn, spawnSync: bunSpawnSync, which: bunWhich, refusedShell });
+  Object.assign(platform.bunProcess, { spawn: bunSpawn, spawnSync: bunSpawnSync, which: bunWhich });
 }
 
 export default { exec, execFile, execSync, execFileSync, spawn, spawnSync, fork };
-
-const primitiveWord = (value) => (value === null || (typeof value !== "object" && typeof value !== "function") ? String(value) : "[object]");
-
-/**
- * A word of a refused Bun.$ line as Bun would put it there (an array's items joined by spaces),
- * read from data properties only, so no code of the mod's runs here.
- */
-function shellWord(value) {
-  if (!Array.isArray(value)) return primitiveWord(value);
-  const words = [];
-  for (let i = 0; i < 64; i++) {
-    const item = Reflect.getOwnPropertyDescriptor(value, i);
-    if (item === undefined) break;
-    words.push("value" in item ? primitiveWord(item.value) : "[object]");
-  }
-  return words.join(" ");
-}
-
-/** Records a Bun.$ line the sandbox refuses (it runs nothing), for runs_command. */
-function refusedShell(args) {
-  const [strings, ...values] = args;
-  const raw = Array.isArray(strings) ? strings : [strings];
-  let line = "";
-  for (let i = 0; i < raw.length && line.length < 4096; i++) line += shellWord(raw[i]) + (i < values.length ? shellWord(values[i]) : "");
-  recordEffect({ kind: "command", command: line, via: "Bun.$", exitCode: 1, partial: "Bun.$ is refused here, where Bun runs it" });
-}

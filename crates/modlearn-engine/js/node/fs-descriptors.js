@@ -1,43 +1,56 @@
-// File descriptors over the virtual file system: openSync, readSync, writeSync, closeSync and
-// their kin, and fs/promises' FileHandle. A descriptor is a path, a mode and a position; each
-// read or write goes through node:fs's whole-file calls, with their effects and errors.
+// File descriptors on the candidate's machine: openSync, readSync, writeSync, closeSync and
+// their kin, and fs/promises' FileHandle. Each descriptor is an open file of the machine's
+// (positions and O_APPEND are the kernel's); a mod sees Node's numbers from 3 up.
 
 import { Buffer } from "../web/buffer.js";
 import { watchCollection } from "../platform.js";
+import { O } from "../machine.js";
 
-/** Descriptors as Node numbers them after stdio; the virtual world has no real ones. */
+/** Descriptors as Node numbers them after stdio. */
 let nextDescriptor = 3;
 
-/** Open descriptors, shared by every load generation as the process's table is. */
+/** Open descriptors (the machine's handle and how it was opened), shared by every load generation as a process's table is. */
 const open = new Map();
 watchCollection("node:fs open descriptors", open);
 
+/** Node's flag strings as open(2) flags. */
 const FLAGS = {
-  r: { read: true, write: false, create: false, truncate: false, append: false, exclusive: false },
-  rs: { read: true, write: false, create: false, truncate: false, append: false, exclusive: false },
-  "r+": { read: true, write: true, create: false, truncate: false, append: false, exclusive: false },
-  "rs+": { read: true, write: true, create: false, truncate: false, append: false, exclusive: false },
-  w: { read: false, write: true, create: true, truncate: true, append: false, exclusive: false },
-  wx: { read: false, write: true, create: true, truncate: true, append: false, exclusive: true },
-  "w+": { read: true, write: true, create: true, truncate: true, append: false, exclusive: false },
-  "wx+": { read: true, write: true, create: true, truncate: true, append: false, exclusive: true },
-  a: { read: false, write: true, create: true, truncate: false, append: true, exclusive: false },
-  ax: { read: false, write: true, create: true, truncate: false, append: true, exclusive: true },
-  as: { read: false, write: true, create: true, truncate: false, append: true, exclusive: false },
-  "a+": { read: true, write: true, create: true, truncate: false, append: true, exclusive: false },
-  "ax+": { read: true, write: true, create: true, truncate: false, append: true, exclusive: true },
-  "as+": { read: true, write: true, create: true, truncate: false, append: true, exclusive: false },
+  r: O.RDONLY,
+  rs: O.RDONLY | O.SYNC,
+  sr: O.RDONLY | O.SYNC,
+  "r+": O.RDWR,
+  "rs+": O.RDWR | O.SYNC,
+  "sr+": O.RDWR | O.SYNC,
+  w: O.TRUNC | O.CREAT | O.WRONLY,
+  wx: O.TRUNC | O.CREAT | O.WRONLY | O.EXCL,
+  xw: O.TRUNC | O.CREAT | O.WRONLY | O.EXCL,
+  "w+": O.TRUNC | O.CREAT | O.RDWR,
+  "wx+": O.TRUNC | O.CREAT | O.RDWR | O.EXCL,
+  "xw+": O.TRUNC | O.CREAT | O.RDWR | O.EXCL,
+  a: O.APPEND | O.CREAT | O.WRONLY,
+  ax: O.APPEND | O.CREAT | O.WRONLY | O.EXCL,
+  xa: O.APPEND | O.CREAT | O.WRONLY | O.EXCL,
+  as: O.APPEND | O.CREAT | O.WRONLY | O.SYNC,
+  sa: O.APPEND | O.CREAT | O.WRONLY | O.SYNC,
+  "a+": O.APPEND | O.CREAT | O.RDWR,
+  "ax+": O.APPEND | O.CREAT | O.RDWR | O.EXCL,
+  "xa+": O.APPEND | O.CREAT | O.RDWR | O.EXCL,
+  "as+": O.APPEND | O.CREAT | O.RDWR | O.SYNC,
+  "sa+": O.APPEND | O.CREAT | O.RDWR | O.SYNC,
 };
 
-function errorOf(code, errno, text, syscall, path) {
-  const where = path === undefined ? "" : ` '${path}'`;
-  const error = new Error(`${code}: ${text}, ${syscall}${where}`);
-  Object.assign(error, { errno, code, syscall });
-  if (path !== undefined) error.path = path;
-  return error;
+/** open(2) flags from Node's flag strings or numbers (`"wx"`, `O_WRONLY | O_CREAT`). */
+export function openFlags(flags) {
+  if (flags === undefined || flags === null) return FLAGS.r;
+  if (typeof flags === "number") return flags;
+  const bits = FLAGS[String(flags)];
+  if (bits === undefined) {
+    const error = new TypeError(`The value "${String(flags)}" is invalid for option "flags"`);
+    error.code = "ERR_INVALID_ARG_VALUE";
+    throw error;
+  }
+  return bits;
 }
-
-const badDescriptor = (syscall) => errorOf("EBADF", -9, "bad file descriptor", syscall);
 
 function invalidArgument(name, expected, value) {
   const error = new TypeError(`The "${name}" argument must be ${expected}. Received ${value === null ? "null" : typeof value}`);
@@ -45,64 +58,51 @@ function invalidArgument(name, expected, value) {
   return error;
 }
 
-/** A mode from Node's flag strings or numbers (O_RDONLY, O_WRONLY | O_CREAT | O_TRUNC, ...). */
-function modeOf(flags) {
-  if (flags === undefined || flags === null) return FLAGS.r;
-  if (typeof flags === "number") {
-    const access = flags & 3;
-    return {
-      read: access === 0 || access === 2,
-      write: access === 1 || access === 2,
-      create: (flags & 64) !== 0,
-      exclusive: (flags & 128) !== 0,
-      truncate: (flags & 512) !== 0,
-      append: (flags & 1024) !== 0,
-    };
-  }
-  const mode = FLAGS[String(flags).replace("xa", "ax").replace("xw", "wx")];
-  if (mode === undefined) {
-    const error = new TypeError(`The value "${String(flags)}" is invalid for option "flags"`);
-    error.code = "ERR_INVALID_ARG_VALUE";
-    throw error;
-  }
-  return mode;
+/** A position argument: a non-negative number or bigint, else "where the file stands" (null). */
+function positionOf(position) {
+  if (typeof position === "bigint") return position >= 0n ? Number(position) : null;
+  return typeof position === "number" && position >= 0 ? position : null;
 }
 
-function entryOf(fd, syscall) {
-  if (typeof fd !== "number" || !Number.isInteger(fd)) throw invalidArgument("fd", "of type number", fd);
-  const entry = open.get(fd);
-  if (entry === undefined) throw badDescriptor(syscall);
-  return entry;
-}
+/** The descriptor calls over node:fs's machine calls (handed in: fs.js imports this module). */
+export function fileDescriptors({ Stats, locate, machineFs, fsError }) {
+  const badDescriptor = (syscall) => fsError("EBADF", syscall);
 
-/** The descriptor calls over node:fs's sync calls (handed in: fs.js imports this module). */
-export function fileDescriptors({ readFileSync, writeFileSync, statSync, existsSync }) {
-  const bytesOf = (entry) => readFileSync(entry.path);
+  function entryOf(fd, syscall) {
+    if (typeof fd !== "number" || !Number.isInteger(fd)) throw invalidArgument("fd", "of type number", fd);
+    const entry = open.get(fd);
+    if (entry === undefined) throw badDescriptor(syscall);
+    return entry;
+  }
 
-  function openSync(path, flags, _mode) {
-    const mode = modeOf(flags);
-    const exists = existsSync(path);
-    if (exists && mode.exclusive && mode.create) throw errorOf("EEXIST", -17, "file already exists", "open", String(path));
-    if (!exists && !mode.create) {
-      // Reads the file for its own error (ENOENT, EISDIR, ENOTDIR, EACCES), with Node's wording.
-      readFileSync(path);
-    }
-    if (exists && statSync(path).isDirectory() && mode.write) throw errorOf("EISDIR", -21, "illegal operation on a directory", "open", String(path));
-    if (!exists || mode.truncate) writeFileSync(path, "");
+  function openSync(path, flags, mode) {
+    const { shown, absolute } = locate(path);
+    const bits = openFlags(flags);
+    const { reply } = machineFs({ op: "open", path: absolute, flags: bits, mode: mode === undefined || mode === null ? 0o666 : Number(mode) }, shown);
     const fd = nextDescriptor++;
-    open.set(fd, { path: String(path instanceof URL ? path.pathname : path), mode, position: 0 });
+    open.set(fd, { handle: reply.handle, path: shown });
     return fd;
   }
 
   function closeSync(fd) {
-    entryOf(fd, "close");
+    const entry = entryOf(fd, "close");
     open.delete(fd);
+    machineFs({ op: "close", handle: entry.handle });
+  }
+
+  /** Writes all of `bytes` where the descriptor stands. */
+  function writeAll(fd, bytes) {
+    const entry = entryOf(fd, "write");
+    for (let offset = 0; offset < bytes.length;) {
+      const { reply } = machineFs({ op: "write", handle: entry.handle, position: null }, undefined, undefined, bytes.subarray(offset));
+      if (reply.count === 0) break;
+      offset += reply.count;
+    }
   }
 
   /** writeSync(fd, buffer, offset?, length?, position?) or writeSync(fd, string, position?, encoding?). */
   function writeSync(fd, data, ...rest) {
     const entry = entryOf(fd, "write");
-    if (!entry.mode.write) throw badDescriptor("write");
     let bytes;
     let position;
     if (typeof data === "string") {
@@ -118,43 +118,39 @@ export function fileDescriptors({ readFileSync, writeFileSync, statSync, existsS
     } else {
       throw invalidArgument("buffer", "of type string or an instance of Buffer, TypedArray, or DataView", data);
     }
-    const current = bytesOf(entry);
-    const at = entry.mode.append ? current.length : typeof position === "number" && position >= 0 ? position : entry.position;
-    const size = Math.max(current.length, at + bytes.length);
-    const next = Buffer.alloc(size);
-    current.copy(next, 0, 0, current.length);
-    bytes.copy(next, at);
-    writeFileSync(entry.path, next);
-    if (!(typeof position === "number" && position >= 0) || entry.mode.append) entry.position = at + bytes.length;
-    return bytes.length;
+    const { reply } = machineFs({ op: "write", handle: entry.handle, position: positionOf(position) }, undefined, undefined, new Uint8Array(bytes));
+    return reply.count;
   }
 
   /** readSync(fd, buffer, offset, length, position) or readSync(fd, buffer, { offset, length, position }). */
   function readSync(fd, buffer, ...rest) {
     const entry = entryOf(fd, "read");
-    if (!entry.mode.read) throw badDescriptor("read");
     if (!ArrayBuffer.isView(buffer)) throw invalidArgument("buffer", "an instance of Buffer, TypedArray, or DataView", buffer);
     const options = typeof rest[0] === "object" && rest[0] !== null ? rest[0] : null;
     const offset = (options ? options.offset : rest[0]) ?? 0;
     const target = Buffer.from(buffer.buffer, buffer.byteOffset, buffer.byteLength);
-    const length = (options ? options.length : rest[1]) ?? target.length - offset;
+    const length = Math.max(0, Math.min((options ? options.length : rest[1]) ?? target.length - offset, target.length - offset));
     const position = options ? options.position : rest[2];
-    const current = bytesOf(entry);
-    const from = typeof position === "number" && position >= 0 ? position : typeof position === "bigint" ? Number(position) : entry.position;
-    const count = Math.max(0, Math.min(length, current.length - from, target.length - offset));
-    current.copy(target, offset, from, from + count);
-    if (!(typeof position === "number" && position >= 0) && typeof position !== "bigint") entry.position = from + count;
-    return count;
+    const { payload } = machineFs({ op: "read", handle: entry.handle, length, position: positionOf(position) });
+    Buffer.from(payload).copy(target, offset);
+    return payload.length;
   }
 
-  const fstatSync = (fd) => statSync(entryOf(fd, "fstat").path);
-  function ftruncateSync(fd, length = 0) {
-    const entry = entryOf(fd, "ftruncate");
-    const current = bytesOf(entry);
-    const next = Buffer.alloc(length);
-    current.copy(next, 0, 0, Math.min(length, current.length));
-    writeFileSync(entry.path, next);
+  /** `readFileSync(fd)`: the rest of the file from where the descriptor stands. */
+  function readFileFromDescriptor(fd, encoding) {
+    const entry = entryOf(fd, "read");
+    const chunks = [];
+    for (;;) {
+      const { payload } = machineFs({ op: "read", handle: entry.handle, length: 1 << 20, position: null });
+      if (payload.length === 0) break;
+      chunks.push(Buffer.from(payload));
+    }
+    const all = Buffer.concat(chunks);
+    return encoding && encoding !== "buffer" ? all.toString(encoding) : all;
   }
+
+  const fstatSync = (fd) => new Stats(machineFs({ op: "fstat", handle: entryOf(fd, "fstat").handle }).reply);
+  const ftruncateSync = (fd, length = 0) => void machineFs({ op: "ftruncate", handle: entryOf(fd, "ftruncate").handle, length: Math.max(0, Number(length) || 0) });
   const fsyncSync = (fd) => void entryOf(fd, "fsync");
   const fdatasyncSync = (fd) => void entryOf(fd, "fdatasync");
 
@@ -168,18 +164,14 @@ export function fileDescriptors({ readFileSync, writeFileSync, statSync, existsS
       return this.#fd;
     }
     async readFile(options) {
-      return readFileSync(entryOf(this.#fd, "read").path, options);
+      return readFileFromDescriptor(this.#fd, typeof options === "string" ? options : options?.encoding);
     }
     async writeFile(data, options) {
-      const entry = entryOf(this.#fd, "write");
-      if (entry.mode.append) writeSync(this.#fd, typeof data === "string" ? Buffer.from(data, typeof options === "string" ? options : options?.encoding ?? "utf8") : data);
-      else {
-        writeFileSync(entry.path, data, options);
-        entry.position = bytesOf(entry).length;
-      }
+      const encoding = typeof options === "string" ? options : options?.encoding ?? "utf8";
+      writeAll(this.#fd, typeof data === "string" ? new Uint8Array(Buffer.from(data, encoding)) : new Uint8Array(data.buffer, data.byteOffset, data.byteLength));
     }
     async appendFile(data, options) {
-      writeSync(this.#fd, typeof data === "string" ? Buffer.from(data, typeof options === "string" ? options : options?.encoding ?? "utf8") : data, null);
+      return this.writeFile(data, options);
     }
     async read(buffer = Buffer.alloc(16384), offset = 0, length, position = null) {
       if (!ArrayBuffer.isView(buffer) && typeof buffer === "object" && buffer !== null) {
@@ -214,5 +206,8 @@ export function fileDescriptors({ readFileSync, writeFileSync, statSync, existsS
 
   const openHandle = async (path, flags, mode) => new FileHandle(openSync(path, flags, mode));
 
-  return { openSync, closeSync, writeSync, readSync, fstatSync, ftruncateSync, fsyncSync, fdatasyncSync, openHandle, FileHandle };
+  return {
+    openSync, closeSync, writeSync, readSync, fstatSync, ftruncateSync, fsyncSync, fdatasyncSync, openHandle, FileHandle, writeAll,
+    readFileFromDescriptor,
+  };
 }

@@ -1,39 +1,84 @@
-// node:fs over the engine's virtual filesystem (world.js): the sync calls
-// do the work; the callback and promise forms wrap them. Errors carry Node's
-// code, errno, syscall and path. Every read and change is an effect.
+// node:fs over the candidate's real machine (machine.js): each sync call is one system call (or
+// a few) made there, as the kernel resolves it; the callback and promise forms wrap them. Errors
+// carry Node's code, errno, syscall and path. Reads are logged for the reports; what a mod
+// changed the judge reads from the machine itself.
 
 import { Buffer } from "../web/buffer.js";
 import { fileStreams } from "./fs-streams.js";
-import { fileDescriptors } from "./fs-descriptors.js";
-import { callMod, clock, queueHostTask, randomUint32, settleAsIo } from "../platform.js";
-import { isWritable, parentOf, recordEffect, resolvePath, world } from "../world.js";
+import { fileDescriptors, openFlags } from "./fs-descriptors.js";
+import { callMod, queueHostTask, randomUint32, settleAsIo } from "../platform.js";
+import { machineCall } from "../machine.js";
+import { kernelPath, recordEffect } from "../world.js";
 
+/** errno values and their texts, as Node (libuv) words them. */
 const ERRORS = {
+  EPERM: [-1, "operation not permitted"],
   ENOENT: [-2, "no such file or directory"],
+  EIO: [-5, "i/o error"],
+  E2BIG: [-7, "argument list too long"],
+  ENOEXEC: [-8, "exec format error"],
+  EBADF: [-9, "bad file descriptor"],
+  EAGAIN: [-11, "resource temporarily unavailable"],
+  ENOMEM: [-12, "not enough memory"],
+  EACCES: [-13, "permission denied"],
+  EBUSY: [-16, "resource busy or locked"],
   EEXIST: [-17, "file already exists"],
+  EXDEV: [-18, "cross-device link not permitted"],
   ENOTDIR: [-20, "not a directory"],
   EISDIR: [-21, "illegal operation on a directory"],
-  ENOTEMPTY: [-39, "directory not empty"],
-  EACCES: [-13, "permission denied"],
   EINVAL: [-22, "invalid argument"],
-  EBADF: [-9, "bad file descriptor"],
+  ENFILE: [-23, "file table overflow"],
+  EMFILE: [-24, "too many open files"],
+  ETXTBSY: [-26, "text file is busy"],
+  EFBIG: [-27, "file too large"],
+  ENOSPC: [-28, "no space left on device"],
+  ESPIPE: [-29, "invalid seek"],
+  EROFS: [-30, "read-only file system"],
+  EMLINK: [-31, "too many links"],
+  EPIPE: [-32, "broken pipe"],
   ENAMETOOLONG: [-36, "name too long"],
+  ENOTEMPTY: [-39, "directory not empty"],
+  ELOOP: [-40, "too many symbolic links encountered"],
+  EDQUOT: [-122, "disk quota exceeded"],
+  ENOTSUP: [-95, "operation not supported on socket"],
 };
 
-// Linux's PATH_MAX and NAME_MAX: also what keeps a hostile mod's paths (in effects, in the snapshot) small.
+// Linux's PATH_MAX and NAME_MAX, checked before a call goes out.
 const PATH_MAX = 4096;
 const NAME_MAX = 255;
 
-function fsError(code, syscall, path, dest) {
-  const [errno, text] = ERRORS[code];
-  const where = dest === undefined ? `'${path}'` : `'${path}' -> '${dest}'`;
-  const error = new Error(`${code}: ${text}, ${syscall} ${where}`);
-  Object.assign(error, { errno, code, syscall, path });
+export function fsError(code, syscall, path, dest) {
+  if (code === "ERR_FS_FILE_TOO_LARGE") {
+    const error = new RangeError(`File size is greater than 2 GiB`);
+    return Object.assign(error, { code });
+  }
+  const [errno, text] = ERRORS[code] ?? [-5, code.toLowerCase()];
+  const where = path === undefined ? "" : dest === undefined ? ` '${path}'` : ` '${path}' -> '${dest}'`;
+  const error = new Error(`${code}: ${text}, ${syscall}${where}`);
+  Object.assign(error, { errno, code, syscall });
+  if (path !== undefined) error.path = path;
   if (dest !== undefined) error.dest = dest;
   return error;
 }
 
-function pathArg(path, name = "path") {
+/** A machine the sandbox could not give: the mod's call fails, saying why. */
+function unavailable(reason) {
+  return Object.assign(new Error(`the machine is unavailable: ${reason}`), { code: "ERR_MODLEARN_NO_MACHINE" });
+}
+
+/**
+ * One call on the machine: its reply, or the error it failed with thrown as Node throws it
+ * (`shown` and `dest` are the paths as the mod gave them).
+ */
+export function machineFs(request, shown, dest, payload) {
+  const answer = machineCall(request, payload);
+  const { reply } = answer;
+  if (reply.reply === "failed") throw fsError(reply.code, reply.syscall, shown, dest);
+  if (reply.reply === "unavailable") throw unavailable(reply.reason);
+  return answer;
+}
+
+export function pathArg(path, name = "path") {
   if (typeof path === "string") return path;
   if (path instanceof URL) {
     if (path.protocol !== "file:") throw Object.assign(new TypeError("The URL must be of scheme file"), { code: "ERR_INVALID_URL_SCHEME" });
@@ -49,12 +94,18 @@ function pathArg(path, name = "path") {
   throw error;
 }
 
-function locate(path, name) {
+/** The path as the mod gave it (`shown`) and as the kernel gets it (`absolute`). */
+export function locate(path, name) {
   const shown = pathArg(path, name);
+  if (shown.includes("\0")) {
+    const error = new TypeError(`The argument '${name ?? "path"}' must be a string, Uint8Array, or URL without null bytes. Received ${JSON.stringify(shown)}`);
+    error.code = "ERR_INVALID_ARG_VALUE";
+    throw error;
+  }
   if (shown.length >= PATH_MAX || shown.split("/").some((part) => part.length > NAME_MAX)) {
     throw fsError("ENAMETOOLONG", "open", shown);
   }
-  const absolute = resolvePath(shown);
+  const absolute = kernelPath(shown);
   if (absolute.length >= PATH_MAX) throw fsError("ENAMETOOLONG", "open", shown);
   return { shown, absolute };
 }
@@ -64,142 +115,121 @@ function encodingOf(options) {
   return options?.encoding ?? null;
 }
 
-/** Checks that every ancestor of `absolute` is a directory. */
-function checkParents(absolute, syscall, shown) {
-  let current = parentOf(absolute);
-  const chain = [];
-  while (true) {
-    chain.unshift(current);
-    if (current === "/") break;
-    current = parentOf(current);
-  }
-  for (const dir of chain) {
-    const node = world.nodes.get(dir);
-    if (!node) throw fsError("ENOENT", syscall, shown);
-    if (node.kind !== "dir") throw fsError("ENOTDIR", syscall, shown);
-  }
-}
-
-function nodeAt(absolute, syscall, shown) {
-  checkParents(absolute, syscall, shown);
-  const node = world.nodes.get(absolute);
-  if (!node) throw fsError("ENOENT", syscall, shown);
-  return node;
-}
-
-function touchParent(absolute) {
-  const parent = world.nodes.get(parentOf(absolute));
-  if (parent) parent.mtimeMs = clock.now;
-}
-
 function toData(data, encoding) {
   if (typeof data === "string") return new Uint8Array(Buffer.from(data, encoding ?? "utf8"));
-  if (ArrayBuffer.isView(data)) return new Uint8Array(data.buffer.slice(data.byteOffset, data.byteOffset + data.byteLength));
+  if (ArrayBuffer.isView(data)) return new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
   const error = new TypeError(`The "data" argument must be of type string or an instance of Buffer, TypedArray, or DataView. Received ${data === null ? "null" : typeof data}`);
   error.code = "ERR_INVALID_ARG_TYPE";
   throw error;
 }
 
-/** Runs `fn` and records its effect; `facts` (which `fn` may fill, e.g. `bytes`) go into the record. */
-function guarded(kind, path, fn, facts = Object.create(null)) {
+/** Runs `fn` and logs it (a read, a listing, a stat) for the reports. */
+function logged(kind, path, fn) {
   try {
     const result = fn();
-    recordEffect({ kind, path, ok: true, ...facts });
+    recordEffect({ kind, path, ok: true });
     return result;
   } catch (error) {
-    recordEffect({ kind, path, ok: false, error: error.code ?? String(error) });
+    recordEffect({ kind, path, ok: false, error: String(error?.code ?? "error") });
     throw error;
   }
 }
 
-function writeData(path, data, options, append) {
-  const { shown, absolute } = locate(path);
-  const encoding = encodingOf(options);
-  const flag = typeof options === "object" && options !== null ? options.flag : undefined;
-  const facts = Object.create(null);
-  return guarded(append ? "file_append" : "file_write", absolute, () => {
-    checkParents(absolute, "open", shown);
-    const existing = world.nodes.get(absolute);
-    if (existing?.kind === "dir") throw fsError("EISDIR", "open", shown);
-    if (!isWritable(absolute)) throw fsError("EACCES", "open", shown);
-    if (existing && (flag === "wx" || flag === "ax")) throw fsError("EEXIST", "open", shown);
-    const bytes = toData(data, encoding);
-    facts.bytes = bytes.length;
-    const appending = append || flag === "a" || flag === "a+";
-    const joined = appending && existing ? concat(existing.data, bytes) : bytes;
-    if (existing) {
-      existing.data = joined;
-      existing.mtimeMs = clock.now;
-    } else {
-      world.nodes.set(absolute, { kind: "file", data: joined, mtimeMs: clock.now, birthtimeMs: clock.now, mode: 0o100644 });
-      touchParent(absolute);
-    }
-    world.written.add(absolute);
-  }, facts);
+/** A mode argument: a number, or an octal string (`"755"`). */
+function modeArg(mode, fallback) {
+  if (mode === undefined || mode === null) return fallback;
+  return typeof mode === "string" ? Number.parseInt(mode, 8) : Number(mode);
 }
 
-function concat(a, b) {
-  const out = new Uint8Array(a.length + b.length);
-  out.set(a);
-  out.set(b, a.length);
-  return out;
+function writeData(path, data, options, defaultFlag) {
+  const { shown, absolute } = locate(path);
+  const flag = (typeof options === "object" && options !== null ? options.flag : undefined) ?? defaultFlag;
+  const mode = modeArg(typeof options === "object" && options !== null ? options.mode : undefined, 0o666);
+  const bytes = toData(data, encodingOf(options));
+  machineFs({ op: "writeFile", path: absolute, flags: openFlags(flag), mode }, shown, undefined, bytes);
 }
 
 export function readFileSync(path, options) {
-  if (typeof path === "number") throw fsError("EBADF", "read", String(path));
+  if (typeof path === "number") return descriptors.readFileFromDescriptor(path, encodingOf(options));
   const { shown, absolute } = locate(path);
   const encoding = encodingOf(options);
-  return guarded("file_read", absolute, () => {
-    const node = nodeAt(absolute, "open", shown);
-    if (node.kind === "dir") throw fsError("EISDIR", "read", shown);
-    const buffer = Buffer.from(node.data);
-    return encoding ? buffer.toString(encoding) : buffer;
+  return logged("file_read", absolute, () => {
+    const { payload } = machineFs({ op: "readFile", path: absolute }, shown);
+    const buffer = Buffer.from(payload);
+    return encoding && encoding !== "buffer" ? buffer.toString(encoding) : buffer;
   });
 }
 
 export function writeFileSync(path, data, options) {
-  writeData(path, data, options, false);
+  if (typeof path === "number") return descriptors.writeAll(path, toData(data, encodingOf(options)));
+  writeData(path, data, options, "w");
 }
 
 export function appendFileSync(path, data, options) {
-  writeData(path, data, options, true);
+  if (typeof path === "number") return descriptors.writeAll(path, toData(data, encodingOf(options)));
+  writeData(path, data, options, "a");
+}
+
+function statOf(absolute, follow) {
+  return machineCall({ op: "stat", path: absolute, follow }).reply;
 }
 
 export function mkdirSync(path, options) {
   const { shown, absolute } = locate(path);
   const recursive = typeof options === "object" && options !== null && Boolean(options.recursive);
-  return guarded("mkdir", absolute, () => {
-    if (recursive) {
-      let first;
-      const missing = [];
-      for (let dir = absolute; !world.nodes.has(dir); dir = parentOf(dir)) missing.unshift(dir);
-      const blocker = world.nodes.get(missing.length ? parentOf(missing[0]) : absolute);
-      if (blocker && blocker.kind !== "dir") throw fsError(missing.length ? "ENOTDIR" : "EEXIST", "mkdir", shown);
-      for (const dir of missing) {
-        if (!isWritable(dir)) throw fsError("EACCES", "mkdir", shown);
-        world.nodes.set(dir, { kind: "dir", mtimeMs: clock.now, birthtimeMs: clock.now, mode: 0o40755 });
-        touchParent(dir);
-        first ??= dir;
-      }
-      return first;
-    }
-    checkParents(absolute, "mkdir", shown);
-    if (world.nodes.has(absolute)) throw fsError("EEXIST", "mkdir", shown);
-    if (!isWritable(absolute)) throw fsError("EACCES", "mkdir", shown);
-    world.nodes.set(absolute, { kind: "dir", mtimeMs: clock.now, birthtimeMs: clock.now, mode: 0o40755 });
-    touchParent(absolute);
+  const mode = modeArg(typeof options === "object" && options !== null ? options.mode : typeof options === "number" ? options : undefined, 0o777);
+  if (!recursive) {
+    machineFs({ op: "mkdir", path: absolute, mode }, shown);
     return undefined;
-  });
+  }
+  // Node's recursive mkdir: make what is missing from the top down; an existing directory is fine.
+  const made = [];
+  const make = (dir) => {
+    const { reply } = machineCall({ op: "mkdir", path: dir, mode });
+    if (reply.reply === "done") {
+      made.push(dir);
+      return;
+    }
+    if (reply.reply === "unavailable") throw unavailable(reply.reason);
+    if (reply.code === "EEXIST") {
+      const stat = statOf(dir, true);
+      if (stat.reply === "stat" && (stat.mode & 0o170000) === 0o40000) return;
+      throw fsError(stat.reply === "stat" ? "EEXIST" : "ENOTDIR", "mkdir", shown);
+    }
+    const parent = dir.slice(0, dir.lastIndexOf("/"));
+    if (reply.code === "ENOENT" && parent !== "" && parent !== dir) {
+      make(parent);
+      const again = machineCall({ op: "mkdir", path: dir, mode }).reply;
+      if (again.reply === "done") {
+        made.push(dir);
+        return;
+      }
+      if (again.reply === "failed" && again.code === "EEXIST") return;
+      throw fsError(again.code ?? "EIO", "mkdir", shown);
+    }
+    throw fsError(reply.code, "mkdir", shown);
+  };
+  make(absolute.replace(/\/+$/, "") || "/");
+  return made.length > 0 ? made[0] : undefined;
 }
 
 export function mkdtempSync(prefix, _options) {
   const chars = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
-  let suffix = "";
-  for (let i = 0; i < 6; i++) suffix += chars[randomUint32() % chars.length];
-  const path = `${pathArg(prefix, "prefix")}${suffix}`;
-  mkdirSync(path);
-  return path;
+  const start = pathArg(prefix, "prefix");
+  for (let attempt = 0; ; attempt++) {
+    let suffix = "";
+    for (let i = 0; i < 6; i++) suffix += chars[randomUint32() % chars.length];
+    const path = `${start}${suffix}`;
+    const { absolute } = locate(path, "prefix");
+    const { reply } = machineCall({ op: "mkdir", path: absolute, mode: 0o700 });
+    if (reply.reply === "done") return path;
+    if (reply.reply === "unavailable") throw unavailable(reply.reason);
+    if (reply.code !== "EEXIST" || attempt >= 100) throw fsError(reply.code, "mkdtemp", `${start}XXXXXX`);
+  }
 }
+
+/** What `readdir` and `stat` call an entry's kind, by its mode bits. */
+const KIND_OF_MODE = { 0o100000: "file", 0o40000: "dir", 0o120000: "symlink", 0o10000: "fifo", 0o140000: "socket", 0o20000: "char", 0o60000: "block" };
 
 class Dirent {
   #kind;
@@ -216,44 +246,34 @@ class Dirent {
     return this.#kind === "dir";
   }
   isSymbolicLink() {
-    return false;
+    return this.#kind === "symlink";
   }
   isFIFO() {
-    return false;
+    return this.#kind === "fifo";
   }
   isSocket() {
-    return false;
+    return this.#kind === "socket";
   }
   isBlockDevice() {
-    return false;
+    return this.#kind === "block";
   }
   isCharacterDevice() {
-    return false;
+    return this.#kind === "char";
   }
-}
-
-function childrenOf(absolute) {
-  const prefix = absolute === "/" ? "/" : `${absolute}/`;
-  const names = [];
-  for (const [path, node] of world.nodes) {
-    if (path !== absolute && path.startsWith(prefix) && !path.slice(prefix.length).includes("/")) names.push([path.slice(prefix.length), node]);
-  }
-  return names.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
 }
 
 export function readdirSync(path, options) {
   const { shown, absolute } = locate(path);
   const withFileTypes = typeof options === "object" && options !== null && Boolean(options.withFileTypes);
   const recursive = typeof options === "object" && options !== null && Boolean(options.recursive);
-  return guarded("readdir", absolute, () => {
-    const node = nodeAt(absolute, "scandir", shown);
-    if (node.kind !== "dir") throw fsError("ENOTDIR", "scandir", shown);
+  return logged("readdir", absolute, () => {
     const out = [];
     const walk = (dir, relative) => {
-      for (const [name, child] of childrenOf(dir)) {
+      const { reply } = machineFs({ op: "readdir", path: dir }, relative ? `${shown}/${relative}` : shown);
+      for (const { name, kind } of reply.entries) {
         const rel = relative ? `${relative}/${name}` : name;
-        out.push(withFileTypes ? new Dirent(name, relative ? `${shown}/${relative}` : shown, child.kind) : rel);
-        if (recursive && child.kind === "dir") walk(`${dir === "/" ? "" : dir}/${name}`, rel);
+        out.push(withFileTypes ? new Dirent(name, relative ? `${shown}/${relative}` : shown, kind) : rel);
+        if (recursive && kind === "dir") walk(`${dir === "/" ? "" : dir}/${name}`, rel);
       }
     };
     walk(absolute, "");
@@ -262,50 +282,56 @@ export function readdirSync(path, options) {
 }
 
 export class Stats {
-  constructor(node) {
-    const size = node.kind === "file" ? node.data.length : 4096;
+  constructor(stat) {
     Object.assign(this, {
-      dev: 2049, mode: node.mode, nlink: 1, uid: 1000, gid: 1000, rdev: 0, blksize: 4096, ino: 0, size,
-      blocks: Math.ceil(size / 512), atimeMs: node.mtimeMs, mtimeMs: node.mtimeMs, ctimeMs: node.mtimeMs,
-      birthtimeMs: node.birthtimeMs, atime: new Date(node.mtimeMs), mtime: new Date(node.mtimeMs),
-      ctime: new Date(node.mtimeMs), birthtime: new Date(node.birthtimeMs),
+      dev: stat.dev, mode: stat.mode, nlink: stat.nlink, uid: stat.uid, gid: stat.gid, rdev: stat.rdev, blksize: stat.blksize,
+      ino: stat.ino, size: stat.size, blocks: stat.blocks, atimeMs: stat.atimeMs, mtimeMs: stat.mtimeMs, ctimeMs: stat.ctimeMs,
+      birthtimeMs: stat.birthtimeMs, atime: new Date(stat.atimeMs), mtime: new Date(stat.mtimeMs), ctime: new Date(stat.ctimeMs),
+      birthtime: new Date(stat.birthtimeMs),
     });
   }
+  #kind() {
+    return KIND_OF_MODE[this.mode & 0o170000];
+  }
   isFile() {
-    return (this.mode & 0o170000) === 0o100000;
+    return this.#kind() === "file";
   }
   isDirectory() {
-    return (this.mode & 0o170000) === 0o40000;
+    return this.#kind() === "dir";
   }
   isSymbolicLink() {
-    return false;
+    return this.#kind() === "symlink";
   }
   isFIFO() {
-    return false;
+    return this.#kind() === "fifo";
   }
   isSocket() {
-    return false;
+    return this.#kind() === "socket";
   }
   isBlockDevice() {
-    return false;
+    return this.#kind() === "block";
   }
   isCharacterDevice() {
-    return false;
+    return this.#kind() === "char";
   }
 }
 
-export function statSync(path, options) {
+function statPath(path, options, follow) {
   const { shown, absolute } = locate(path);
   try {
-    return guarded("stat", absolute, () => new Stats(nodeAt(absolute, "stat", shown)));
+    return logged("stat", absolute, () => new Stats(machineFs({ op: "stat", path: absolute, follow }, shown).reply));
   } catch (error) {
     if (options?.throwIfNoEntry === false && (error.code === "ENOENT" || error.code === "ENOTDIR")) return undefined;
     throw error;
   }
 }
 
+export function statSync(path, options) {
+  return statPath(path, options, true);
+}
+
 export function lstatSync(path, options) {
-  return statSync(path, options);
+  return statPath(path, options, false);
 }
 
 export function existsSync(path) {
@@ -315,156 +341,107 @@ export function existsSync(path) {
   } catch {
     return false;
   }
-  const exists = world.nodes.has(absolute);
+  const exists = statOf(absolute, true).reply === "stat";
   recordEffect({ kind: "stat", path: absolute, ok: exists });
   return exists;
 }
 
 export function accessSync(path, mode = 0) {
   const { shown, absolute } = locate(path);
-  guarded("access", absolute, () => {
-    nodeAt(absolute, "access", shown);
-    if ((mode & 2) !== 0 && !isWritable(absolute)) throw fsError("EACCES", "access", shown);
-  });
-}
-
-function removeTree(absolute) {
-  const prefix = `${absolute}/`;
-  for (const path of [...world.nodes.keys()]) {
-    if (path === absolute || path.startsWith(prefix)) {
-      world.nodes.delete(path);
-      world.written.delete(path);
-    }
-  }
-  touchParent(absolute);
+  logged("access", absolute, () => machineFs({ op: "access", path: absolute, mode: Number(mode) & 7 }, shown));
 }
 
 export function rmSync(path, options = {}) {
   const { shown, absolute } = locate(path);
-  guarded("file_delete", absolute, () => {
-    if (!world.nodes.has(absolute)) {
-      if (options?.force) return;
-      nodeAt(absolute, "rm", shown);
-    }
-    const node = world.nodes.get(absolute);
-    if (!isWritable(parentOf(absolute)) || absolute === "/") throw fsError("EACCES", "rm", shown);
-    if (node.kind === "dir" && !options?.recursive) {
-      const error = new Error(`Path is a directory: rm returned EISDIR (is a directory) ${shown}`);
-      Object.assign(error, { code: "ERR_FS_EISDIR", errno: 21, syscall: "rm", path: shown });
-      throw error;
-    }
-    removeTree(absolute);
-  });
+  const found = statOf(absolute, false);
+  if (found.reply === "unavailable") throw unavailable(found.reason);
+  if (found.reply !== "stat") {
+    if (options?.force && found.code === "ENOENT") return;
+    throw fsError(found.code, "rm", shown);
+  }
+  if ((found.mode & 0o170000) === 0o40000 && !options?.recursive) {
+    const error = new Error(`Path is a directory: rm returned EISDIR (is a directory) ${shown}`);
+    Object.assign(error, { code: "ERR_FS_EISDIR", errno: 21, syscall: "rm", path: shown });
+    throw error;
+  }
+  machineFs({ op: "removeTree", path: absolute }, shown);
 }
 
 export function unlinkSync(path) {
   const { shown, absolute } = locate(path);
-  guarded("file_delete", absolute, () => {
-    const node = nodeAt(absolute, "unlink", shown);
-    if (node.kind === "dir") throw fsError("EISDIR", "unlink", shown);
-    if (!isWritable(absolute)) throw fsError("EACCES", "unlink", shown);
-    removeTree(absolute);
-  });
+  machineFs({ op: "unlink", path: absolute }, shown);
 }
 
 export function rmdirSync(path, options = {}) {
   const { shown, absolute } = locate(path);
-  guarded("file_delete", absolute, () => {
-    const node = nodeAt(absolute, "rmdir", shown);
-    if (node.kind !== "dir") throw fsError("ENOTDIR", "rmdir", shown);
-    if (!isWritable(absolute) || absolute === "/") throw fsError("EACCES", "rmdir", shown);
-    if (!options?.recursive && childrenOf(absolute).length) throw fsError("ENOTEMPTY", "rmdir", shown);
-    removeTree(absolute);
-  });
-}
-
-/**
- * Why rename(2) refuses to move `node` from `from` onto `to`, or null: a directory is replaced
- * only by a directory and only when empty, a file only by a file, nothing moves into itself.
- */
-function renameRefusal(node, from, to) {
-  if (to.startsWith(`${from}/`)) return "EINVAL";
-  const replaced = world.nodes.get(to);
-  if (replaced === undefined || to === from) return null;
-  if (replaced.kind === "dir") {
-    if (node.kind !== "dir") return "EISDIR";
-    return childrenOf(to).length > 0 ? "ENOTEMPTY" : null;
-  }
-  return node.kind === "dir" ? "ENOTDIR" : null;
+  machineFs({ op: options?.recursive ? "removeTree" : "rmdir", path: absolute }, shown);
 }
 
 export function renameSync(from, to) {
   const source = locate(from, "oldPath");
   const target = locate(to, "newPath");
-  // A rename over a file is that file's end: `replaced` says so to keeps_files.
-  const facts = Object.create(null);
-  guarded("rename", `${source.absolute} -> ${target.absolute}`, () => {
-    const node = world.nodes.get(source.absolute);
-    if (!node) throw fsError("ENOENT", "rename", source.shown, target.shown);
-    if (!world.nodes.has(parentOf(target.absolute))) throw fsError("ENOENT", "rename", source.shown, target.shown);
-    if (!isWritable(source.absolute) || !isWritable(target.absolute)) throw fsError("EACCES", "rename", source.shown, target.shown);
-    const prefix = `${source.absolute}/`;
-    const refusal = renameRefusal(node, source.absolute, target.absolute);
-    if (refusal !== null) throw fsError(refusal, "rename", source.shown, target.shown);
-    if (target.absolute === source.absolute) return;
-    if (world.nodes.has(target.absolute)) facts.replaced = true;
-    const moved = [...world.nodes].filter(([path]) => path === source.absolute || path.startsWith(prefix));
-    removeTree(target.absolute);
-    for (const [path] of moved) world.nodes.delete(path);
-    for (const [path, entry] of moved) {
-      const next = target.absolute + path.slice(source.absolute.length);
-      world.nodes.set(next, entry);
-      if (world.written.delete(path) || entry.kind === "file") world.written.add(next);
-    }
-    touchParent(source.absolute);
-    touchParent(target.absolute);
-  }, facts);
+  machineFs({ op: "rename", from: source.absolute, to: target.absolute }, source.shown, target.shown);
 }
 
 export function copyFileSync(from, to, mode = 0) {
   const source = locate(from, "src");
   const target = locate(to, "dest");
-  const facts = Object.create(null);
-  guarded("file_write", target.absolute, () => {
-    const node = world.nodes.get(source.absolute);
-    if (!node) throw fsError("ENOENT", "copyfile", source.shown, target.shown);
-    if (node.kind === "dir") throw fsError("EISDIR", "copyfile", source.shown, target.shown);
-    if ((mode & 1) !== 0 && world.nodes.has(target.absolute)) throw fsError("EEXIST", "copyfile", source.shown, target.shown);
-    if (!world.nodes.has(parentOf(target.absolute))) throw fsError("ENOENT", "copyfile", source.shown, target.shown);
-    if (!isWritable(target.absolute)) throw fsError("EACCES", "copyfile", source.shown, target.shown);
-    // Copying over a directory is refused, as the copy_file_range behind Node's is.
-    if (world.nodes.get(target.absolute)?.kind === "dir") throw fsError("EISDIR", "copyfile", source.shown, target.shown);
-    world.nodes.set(target.absolute, { kind: "file", data: node.data.slice(), mtimeMs: clock.now, birthtimeMs: clock.now, mode: node.mode });
-    world.written.add(target.absolute);
-    facts.bytes = node.data.length;
-    recordEffect({ kind: "file_read", path: source.absolute, ok: true });
-  }, facts);
+  logged("file_read", source.absolute, () =>
+    machineFs({ op: "copyFile", from: source.absolute, to: target.absolute, exclusive: (Number(mode) & 1) !== 0 }, source.shown, target.shown));
 }
 
 export function realpathSync(path) {
   const { shown, absolute } = locate(path);
-  nodeAt(absolute, "realpath", shown);
-  return absolute;
+  return machineFs({ op: "realpath", path: absolute }, shown).reply.path;
 }
 realpathSync.native = realpathSync;
 
-export function chmodSync(path, mode) {
+export function symlinkSync(target, path, _type) {
   const { shown, absolute } = locate(path);
-  const node = nodeAt(absolute, "chmod", shown);
-  node.mode = (node.mode & 0o170000) | (Number(mode) & 0o7777);
+  const linkTarget = pathArg(target, "target");
+  machineFs({ op: "symlink", target: linkTarget, path: absolute }, linkTarget, shown);
 }
 
-export function utimesSync(path, _atime, mtime) {
+export function readlinkSync(path, options) {
   const { shown, absolute } = locate(path);
-  const node = nodeAt(absolute, "utime", shown);
-  node.mtimeMs = mtime instanceof Date ? mtime.getTime() : Number(mtime) * 1000;
+  const target = machineFs({ op: "readlink", path: absolute }, shown).reply.path;
+  return encodingOf(options) === "buffer" ? Buffer.from(target) : target;
+}
+
+export function linkSync(existing, path) {
+  const source = locate(existing, "existingPath");
+  const target = locate(path, "newPath");
+  machineFs({ op: "link", existing: source.absolute, path: target.absolute }, source.shown, target.shown);
+}
+
+export function chmodSync(path, mode) {
+  const { shown, absolute } = locate(path);
+  machineFs({ op: "chmod", path: absolute, mode: modeArg(mode, 0) & 0o7777 }, shown);
+}
+
+/** A time argument in ms: a Date, seconds as a number, or seconds as a numeric string. */
+function timeArg(time) {
+  if (time instanceof Date) return time.getTime();
+  return Number(time) * 1000;
+}
+
+function setTimes(path, atime, mtime, follow) {
+  const { shown, absolute } = locate(path);
+  machineFs({ op: "utimes", path: absolute, atimeMs: timeArg(atime), mtimeMs: timeArg(mtime), follow }, shown);
+}
+
+export function utimesSync(path, atime, mtime) {
+  setTimes(path, atime, mtime, true);
+}
+
+export function lutimesSync(path, atime, mtime) {
+  setTimes(path, atime, mtime, false);
 }
 
 export function truncateSync(path, length = 0) {
+  if (typeof path === "number") return descriptors.ftruncateSync(path, length);
   const { shown, absolute } = locate(path);
-  const node = nodeAt(absolute, "open", shown);
-  writeFileSync(path, Buffer.from(node.data).subarray(0, length).toString("latin1"), "latin1");
-  void shown;
+  machineFs({ op: "truncate", path: absolute, length: Math.max(0, Number(length) || 0) }, shown);
 }
 
 export function watch() {
@@ -476,16 +453,21 @@ export function unwatchFile() {}
 
 export const constants = Object.freeze({
   F_OK: 0, R_OK: 4, W_OK: 2, X_OK: 1, COPYFILE_EXCL: 1, COPYFILE_FICLONE: 2, COPYFILE_FICLONE_FORCE: 4,
-  O_RDONLY: 0, O_WRONLY: 1, O_RDWR: 2, O_CREAT: 64, O_EXCL: 128, O_TRUNC: 512, O_APPEND: 1024,
-  S_IFMT: 0o170000, S_IFREG: 0o100000, S_IFDIR: 0o40000,
+  O_RDONLY: 0, O_WRONLY: 1, O_RDWR: 2, O_CREAT: 64, O_EXCL: 128, O_NOCTTY: 256, O_TRUNC: 512, O_APPEND: 1024,
+  O_DIRECTORY: 65536, O_NOFOLLOW: 131072, O_SYNC: 1052672, O_DSYNC: 4096, O_NONBLOCK: 2048,
+  S_IFMT: 0o170000, S_IFREG: 0o100000, S_IFDIR: 0o40000, S_IFLNK: 0o120000, S_IFIFO: 0o10000, S_IFSOCK: 0o140000,
+  S_IFCHR: 0o20000, S_IFBLK: 0o60000,
 });
 export const { F_OK, R_OK, W_OK, X_OK } = constants;
+
+const descriptors = fileDescriptors({ Stats, locate, machineFs, fsError });
 
 const SYNC = {
   readFile: readFileSync, writeFile: writeFileSync, appendFile: appendFileSync, mkdir: mkdirSync, mkdtemp: mkdtempSync,
   readdir: readdirSync, stat: statSync, lstat: lstatSync, access: accessSync, rm: rmSync, unlink: unlinkSync,
   rmdir: rmdirSync, rename: renameSync, copyFile: copyFileSync, realpath: realpathSync, chmod: chmodSync,
-  utimes: utimesSync, truncate: truncateSync,
+  utimes: utimesSync, lutimes: lutimesSync, truncate: truncateSync, symlink: symlinkSync, readlink: readlinkSync,
+  link: linkSync,
 };
 
 /**
@@ -508,8 +490,8 @@ function callbackForm(name, sync, spread = false) {
       } catch (error) {
         failure = error;
       }
-      // The work is done now (its effects recorded in order); the callback runs when the
-      // loop turns, as a real file operation's does.
+      // The work is done now; the callback runs when the loop turns, as a real file
+      // operation's does.
       const results = failure ? [failure] : spread ? [null, ...result] : [null, result];
       queueHostTask(() => callMod(callback, undefined, results), "io");
     },
@@ -539,7 +521,11 @@ export const copyFile = callbackForm("copyFile", copyFileSync);
 export const realpath = callbackForm("realpath", realpathSync);
 export const chmod = callbackForm("chmod", chmodSync);
 export const utimes = callbackForm("utimes", utimesSync);
+export const lutimes = callbackForm("lutimes", lutimesSync);
 export const truncate = callbackForm("truncate", truncateSync);
+export const symlink = callbackForm("symlink", symlinkSync);
+export const readlink = callbackForm("readlink", readlinkSync);
+export const link = callbackForm("link", linkSync);
 
 /** `fs.exists` (deprecated in Node, still used): a callback with one boolean. */
 export function exists(path, callback) {
@@ -565,7 +551,6 @@ export function cpSync(from, to, options = {}) {
   copyFileSync(from, to);
 }
 
-const descriptors = fileDescriptors({ readFileSync, writeFileSync, statSync, existsSync });
 export const { openSync, closeSync, writeSync, readSync, fstatSync, ftruncateSync, fsyncSync, fdatasyncSync } = descriptors;
 
 /** A descriptor call's callback form: Node's read and write callbacks get the buffer too. */
@@ -596,8 +581,8 @@ export const { createReadStream, createWriteStream } = fileStreams({ appendFileS
 const fs = {
   ...Object.fromEntries(Object.entries(SYNC).map(([name, sync]) => [`${name}Sync`, sync])),
   readFile, writeFile, appendFile, mkdir, mkdtemp, readdir, stat, lstat, access, rm, unlink, rmdir, rename,
-  copyFile, realpath, chmod, utimes, truncate, exists, existsSync, watch, watchFile, unwatchFile,
-  promises, constants, F_OK, R_OK, W_OK, X_OK, Stats, Dirent, createReadStream, createWriteStream,
+  copyFile, realpath, chmod, utimes, lutimes, truncate, symlink, readlink, link, exists, existsSync, watch, watchFile,
+  unwatchFile, promises, constants, F_OK, R_OK, W_OK, X_OK, Stats, Dirent, createReadStream, createWriteStream,
   cpSync, cp, openSync, closeSync, writeSync, readSync, fstatSync, ftruncateSync, fsyncSync, fdatasyncSync,
   open, close, write, read, fstat, ftruncate, fsync, fdatasync,
 };

@@ -3,7 +3,8 @@
 // logged as effects; `exit` is refused with a diagnostic (it would end Letta).
 
 import { BUN_VERSION, callMod, clock, VIRTUAL_EPOCH_MS, hostAccessDenied, queueHostTask, watchSetting } from "../platform.js";
-import { deferred, recordEffect, world } from "../world.js";
+import { deferred, kernelPath, recordEffect, world } from "../world.js";
+import { machineCall } from "../machine.js";
 
 const NODE_VERSION = "v24.3.0";
 
@@ -130,8 +131,15 @@ export const process = {
   env,
   cwd: () => world.cwd,
   chdir(directory) {
-    const path = String(directory).startsWith("/") ? String(directory) : `${world.cwd}/${directory}`;
-    world.cwd = path.replace(/\/+$/, "") || "/";
+    // The kernel's chdir, and getcwd's answer after it: the directory's real path.
+    const fail = (code, text) =>
+      Object.assign(new Error(`${code}: ${text}, chdir ${world.cwd} -> '${directory}'`), { code, syscall: "chdir", path: world.cwd, dest: String(directory) });
+    const { reply } = machineCall({ op: "realpath", path: kernelPath(String(directory)) });
+    if (reply.reply === "failed") throw fail(reply.code, reply.code === "ENOTDIR" ? "not a directory" : "no such file or directory");
+    if (reply.reply !== "path") throw fail("ENOENT", "no such file or directory");
+    const found = machineCall({ op: "stat", path: reply.path, follow: true }).reply;
+    if (found.reply !== "stat" || (found.mode & 0o170000) !== 0o40000) throw fail("ENOTDIR", "not a directory");
+    world.cwd = reply.path;
   },
   uptime: () => (clock.now - VIRTUAL_EPOCH_MS) / 1000,
   hrtime,

@@ -9,6 +9,7 @@ use std::cell::{Cell, RefCell};
 use std::io::{BufReader, BufWriter, Write};
 use std::os::fd::{AsRawFd, FromRawFd, IntoRawFd, OwnedFd};
 use std::os::unix::net::UnixStream;
+use std::rc::Rc;
 use std::time::{Duration, Instant};
 
 use modlearn_types::Dialect;
@@ -16,6 +17,7 @@ use modlearn_types::Dialect;
 use crate::batch;
 use crate::engine::{EngineError, EngineOptions};
 use crate::local::{Booted, LocalEngine};
+use crate::machine_link::Transport;
 use crate::worker::channel::{read_frame, write_frame};
 use crate::worker::messages::{EngineReply, EngineRequest};
 use crate::worker::seal;
@@ -32,7 +34,7 @@ pub(crate) fn serve_engine(booted: Booted, memory_limit: usize, dialect: Dialect
     drop(control);
     let socket = keep_only(socket);
     let stream = UnixStream::from(socket);
-    let mut writer = BufWriter::new(stream.try_clone().unwrap_or_else(|_| std::process::exit(4)));
+    let writer = BufWriter::new(stream.try_clone().unwrap_or_else(|_| std::process::exit(4)));
     let mut reader = BufReader::new(stream);
     // All that does not depend on the candidate's settings happens before they come, while
     // this process may still be a spare nobody waits for: the seal, the system-call filter
@@ -50,33 +52,40 @@ pub(crate) fn serve_engine(booted: Booted, memory_limit: usize, dialect: Dialect
         _ => std::process::exit(0),
     };
     let ready = armed.and_then(|mut engine| engine.configure(options).map(|()| engine));
+    let reader = Rc::new(RefCell::new(reader));
+    let writer = Rc::new(RefCell::new(writer));
     let mut engine = match ready {
         Ok(engine) => engine,
         Err(error) => {
-            let _ = write_frame(&mut writer, &EngineReply::Ready(Err(error))).and_then(|()| writer.flush());
+            let mut writer = writer.borrow_mut();
+            let _ = write_frame(&mut *writer, &EngineReply::Ready(Err(error))).and_then(|()| writer.flush());
             std::process::exit(5);
         }
     };
-    if write_frame(&mut writer, &EngineReply::Ready(Ok(()))).and_then(|()| writer.flush()).is_err() {
-        std::process::exit(0);
+    engine.set_machine(machine_transport(Rc::clone(&reader), Rc::clone(&writer)));
+    {
+        let mut writer = writer.borrow_mut();
+        if write_frame(&mut *writer, &EngineReply::Ready(Ok(()))).and_then(|()| writer.flush()).is_err() {
+            std::process::exit(0);
+        }
     }
     // Each reply goes out as soon as it is ready: modlearn must always know which request is
     // running (mod code can run in any, and a process killed in one fails that one and those
     // after it, not one before). Its outer deadline starts again at each frame it gets, so a
     // step that starts soon after the last frame needs no frame of its own: the outer limits
     // leave far more slack than this, and most requests are done long before.
-    let writer = RefCell::new(writer);
     let told = Cell::new(Instant::now());
     let send = |reply: &EngineReply| {
         let mut writer = writer.borrow_mut();
         told.set(Instant::now());
         write_frame(&mut *writer, reply).and_then(|()| writer.flush()).is_ok()
     };
-    while let Ok(Some(request)) = read_frame::<EngineRequest>(&mut reader) {
+    loop {
+        let Ok(Some(request)) = read_frame::<EngineRequest>(&mut *reader.borrow_mut()) else { break };
         told.set(Instant::now());
         let requests = match request {
             EngineRequest::Run(requests) => requests,
-            EngineRequest::Configure(_) => {
+            EngineRequest::Configure(_) | EngineRequest::MachineReply(_) => {
                 let refused = Err(EngineError::Host("an engine is configured once, when it starts".to_owned()));
                 if send(&EngineReply::Done(refused)) {
                     continue;
@@ -107,6 +116,27 @@ pub(crate) fn serve_engine(booted: Booted, memory_limit: usize, dialect: Dialect
     }
     // Exit without running destructors: the runtime's teardown is work nobody waits for.
     std::process::exit(0);
+}
+
+/// A mod's machine calls, over the engine's socket: modlearn carries them out and answers
+/// before the step goes on.
+fn machine_transport(reader: Rc<RefCell<BufReader<UnixStream>>>, writer: Rc<RefCell<BufWriter<UnixStream>>>) -> Transport {
+    use base64::Engine as _;
+    let codec = base64::engine::general_purpose::STANDARD;
+    Box::new(move |packed: &[u8]| {
+        let sent = {
+            let mut writer = writer.borrow_mut();
+            write_frame(&mut *writer, &EngineReply::Machine(codec.encode(packed))).and_then(|()| writer.flush())
+        };
+        if sent.is_err() {
+            std::process::exit(0);
+        }
+        match read_frame::<EngineRequest>(&mut *reader.borrow_mut()) {
+            Ok(Some(EngineRequest::MachineReply(reply))) => codec.decode(reply).unwrap_or_default(),
+            // modlearn is gone, or out of step with this process: nothing can go on.
+            _ => std::process::exit(0),
+        }
+    })
 }
 
 /// Moves `socket` to [`ENGINE_FD`], points stdio at /dev/null and closes every other descriptor.

@@ -13,6 +13,10 @@ use std::process::{Child, Command, Stdio};
 use std::sync::{Arc, Condvar, Mutex, mpsc};
 use std::time::{Duration, Instant};
 
+use modlearn_machine::Machine;
+use modlearn_machine::protocol::{MachineReply, pack};
+
+use crate::machine_link::NO_MACHINE;
 use modlearn_types::Dialect;
 
 use crate::batch::Request;
@@ -102,6 +106,13 @@ const ASLEEP_FOR: Duration = Duration::from_millis(300);
 impl StepWatch {
     fn start(pid: i32) -> StepWatch {
         StepWatch { pid, started: Instant::now(), cpu_at_start: None, asleep: None }
+    }
+
+    /// The step waited `waited` for work outside its process (its machine): the wall-clock
+    /// limits do not count it, and sleeping through it was no stall.
+    fn waited(&mut self, waited: Duration) {
+        self.started += waited;
+        self.asleep = None;
     }
 
     fn stalled(&mut self, limits: &OuterLimits) -> Option<Stall> {
@@ -330,6 +341,9 @@ pub(crate) struct WorkerEngine {
     limits: OuterLimits,
     /// Set once the process is gone: every later request fails with it.
     gone: Option<EngineError>,
+    /// The candidate's machine, which the mod's file system calls and commands reach through
+    /// this side (the engine process itself can open nothing).
+    machine: Option<Arc<Machine>>,
 }
 
 /// How long each engine asked for lately took to be ready (for `modlearn bench`), bounded.
@@ -344,9 +358,14 @@ pub(crate) fn take_ready_times() -> Vec<Duration> {
 }
 
 impl WorkerEngine {
-    pub(crate) fn spawn(isolation: &Isolation, options: &EngineOptions) -> Result<WorkerEngine, EngineError> {
+    pub(crate) fn spawn(
+        isolation: &Isolation,
+        options: &EngineOptions,
+        machine: Option<Arc<Machine>>,
+    ) -> Result<WorkerEngine, EngineError> {
         let asked = Instant::now();
-        let engine = WorkerEngine::start(isolation, options)?;
+        let mut engine = WorkerEngine::start(isolation, options)?;
+        engine.machine = machine;
         let mut times = READY_TIMES.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
         if times.len() < READY_TIMES_KEPT {
             times.push(asked.elapsed());
@@ -373,6 +392,7 @@ impl WorkerEngine {
             writer: BufWriter::new(writer),
             limits: OuterLimits::for_budget(options.step_timeout),
             gone: None,
+            machine: None,
         };
         let configure = EngineRequest::Configure(Box::new(options.clone()));
         if write_frame(&mut engine.writer, &configure).and_then(|()| engine.writer.flush()).is_err() {
@@ -416,6 +436,7 @@ impl WorkerEngine {
     fn reply(&mut self, phase: &str) -> Result<String, EngineError> {
         let mut step = StepWatch::start(self.pid);
         let mut fresh = FreshDeadlines::default();
+        let mut machine_time = Duration::ZERO;
         loop {
             if self.reader.buffer().is_empty() && !readable(self.reader.get_ref(), WATCH_INTERVAL) {
                 if let Some(stall) = step.stalled(&self.limits) {
@@ -431,9 +452,34 @@ impl WorkerEngine {
                     }
                 }
                 Ok(Some(EngineReply::Done(result))) => return result,
+                Ok(Some(EngineReply::Machine(packed))) => {
+                    let started = Instant::now();
+                    let reply = self.machine_call(&packed, machine_time >= self.limits.hard_wall);
+                    let waited = started.elapsed();
+                    machine_time += waited;
+                    // The engine slept while its machine worked: that wait is neither a stall nor its time.
+                    step.waited(waited);
+                    if write_frame(&mut self.writer, &EngineRequest::MachineReply(reply)).and_then(|()| self.writer.flush()).is_err() {
+                        return Err(self.ended(phase, None));
+                    }
+                }
                 Ok(Some(EngineReply::Ready(_))) | Ok(None) | Err(_) => return Err(self.ended(phase, None)),
             }
         }
+    }
+
+    /// Carries out the engine's machine call (a packed call, base64) and answers it the same way.
+    fn machine_call(&self, packed: &str, used_up: bool) -> String {
+        use base64::Engine as _;
+        let codec = base64::engine::general_purpose::STANDARD;
+        let unavailable = |reason: &str| pack(&MachineReply::Unavailable { reason: reason.to_owned() }, &[]);
+        let reply = match (&self.machine, codec.decode(packed)) {
+            (_, _) if used_up => unavailable("the request's time for machine work is used up"),
+            (Some(machine), Ok(packed)) => machine.call_packed(&packed),
+            (None, _) => unavailable(NO_MACHINE),
+            (_, Err(_)) => unavailable("the engine sent a call that is not base64"),
+        };
+        codec.encode(reply)
     }
 
     /// The process is gone (or made so): why, as the error every later request gets.

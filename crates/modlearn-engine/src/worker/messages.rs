@@ -51,6 +51,8 @@ pub(crate) enum EngineRequest {
     Configure(Box<EngineOptions>),
     /// Commands to run in order ([`crate::Batch`]): one [`EngineReply::Done`] each.
     Run(Vec<Request>),
+    /// The answer to [`EngineReply::Machine`]: a packed machine reply, base64.
+    MachineReply(String),
 }
 
 /// engine process → modlearn, one frame each.
@@ -65,4 +67,7 @@ pub(crate) enum EngineReply {
     },
     /// A request's result: the host's JSON reply.
     Done(Result<String, EngineError>),
+    /// The running mod asks its machine (a packed call, base64); the engine waits for
+    /// [`EngineRequest::MachineReply`].
+    Machine(String),
 }

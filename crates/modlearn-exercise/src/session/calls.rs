@@ -151,7 +151,7 @@ impl Session<'_> {
             return Ok(result);
         }
         let tool = self.plan.env.tools.iter().find(|tool| tool.name == call.name).expect("dispatched to an env tool");
-        let executed = tools::execute(tool, call, args, &mut self.dir, self.plan.env.dialect);
+        let executed = tools::execute(tool, call, args, &self.machine, self.plan.env.dialect);
         let mut entry = json!({ "toolCallId": id, "toolName": call.name, "runner": "env" });
         if let Value::Object(effect) = executed.effect {
             entry.as_object_mut().expect("an object").extend(effect);

@@ -1,9 +1,11 @@
 //! The simulated host: turns and tool calls as Letta Code's headless host runs them.
 
-use modlearn_engine::{EmitOutcome, Engine, EngineError};
+use modlearn_engine::{EmitOutcome, Engine, EngineError, VIRTUAL_EPOCH_MS};
+use modlearn_machine::Machine;
+use modlearn_machine::protocol::{Call, MachineReply, MachineRequest};
 use serde_json::{Value, json};
 
-use super::tools::ScenarioDir;
+use super::tools::SessionMachine;
 use super::trace::Trace;
 use super::{Action, SessionDriver, SessionOutcome, SessionPlan, SessionView, ToolSchema};
 
@@ -43,7 +45,7 @@ pub(super) struct Session<'e> {
     pub(super) host: HostContext,
     pub(super) trace: Trace,
     pub(super) transcript: Vec<Value>,
-    pub(super) dir: ScenarioDir,
+    pub(super) machine: SessionMachine<'e>,
     pub(super) tools: Vec<ToolSchema>,
     in_turn: bool,
     continuation: bool,
@@ -53,18 +55,23 @@ pub(super) struct Session<'e> {
     result: String,
 }
 
-/// Runs a session against the candidate loaded in `engine`, driven by `driver`. The candidate
-/// must be loaded (activated) already; the session does not dispose it.
-pub fn run_session(engine: &mut Engine, plan: &SessionPlan, driver: &mut dyn SessionDriver) -> SessionOutcome {
+/// Runs a session against the candidate loaded in `engine`, driven by `driver`, its tools on
+/// `machine`. The candidate must be loaded (activated) already; the session does not dispose it.
+pub fn run_session<'e>(
+    engine: &'e mut Engine,
+    plan: &'e SessionPlan,
+    driver: &mut dyn SessionDriver,
+    machine: &'e Machine,
+) -> SessionOutcome {
     let host = HostContext::from(plan.env.context.as_ref());
-    let dir = ScenarioDir::new(&host.cwd, &plan.memory_files);
+    let on = SessionMachine { machine, cwd: host.cwd.clone(), env: plan.command_env.clone() };
     let mut session = Session {
         engine,
         plan,
         host,
         trace: Trace::default(),
         transcript: Vec::new(),
-        dir,
+        machine: on,
         tools: Vec::new(),
         in_turn: false,
         continuation: false,
@@ -91,9 +98,9 @@ pub fn run_session(engine: &mut Engine, plan: &SessionPlan, driver: &mut dyn Ses
         trace: session.trace.entries,
         result: session.result,
         transcript: session.transcript,
-        files: session.dir.files(),
+        files: memory_files(machine, &plan.memory_dir),
         diagnostics,
-        world,
+        world: *world,
         error,
     }
 }
@@ -240,10 +247,10 @@ impl Session<'_> {
     }
 
     pub(super) fn substitute_text(&self, text: &str) -> String {
-        text.replace("${MEMORY_DIR}", self.dir.root()).replace("$MEMORY_DIR", self.dir.root())
+        text.replace("${MEMORY_DIR}", &self.plan.memory_dir).replace("$MEMORY_DIR", &self.plan.memory_dir)
     }
 
-    /// `$MEMORY_DIR` in every string of `value` becomes the scenario directory.
+    /// `$MEMORY_DIR` in every string of `value` becomes the scenario's memory directory.
     pub(super) fn substitute(&self, value: &Value) -> Value {
         match value {
             Value::String(text) => Value::String(self.substitute_text(text)),
@@ -252,4 +259,35 @@ impl Session<'_> {
             other => other.clone(),
         }
     }
+}
+
+/// The most files, and bytes in all, the session's memory directory is read back with.
+const MEMORY_FILES_LIMIT: usize = 200;
+const MEMORY_BYTES_LIMIT: usize = 512 << 10;
+
+/// The files of the scenario's memory directory at the session's end (relative path, text).
+fn memory_files(machine: &Machine, dir: &str) -> Vec<(String, String)> {
+    let call = |request| machine.call(&Call { at: VIRTUAL_EPOCH_MS, request }, &[]);
+    let mut files = Vec::new();
+    let mut bytes = 0;
+    let mut pending = vec![String::new()];
+    while let Some(relative) = pending.pop() {
+        let path = if relative.is_empty() { dir.to_owned() } else { format!("{dir}/{relative}") };
+        let MachineReply::Entries { entries } = call(MachineRequest::Readdir { path: path.clone() }).0 else { continue };
+        for entry in entries {
+            let child = if relative.is_empty() { entry.name.clone() } else { format!("{relative}/{}", entry.name) };
+            match entry.kind.as_str() {
+                "dir" => pending.push(child),
+                "file" if files.len() < MEMORY_FILES_LIMIT && bytes < MEMORY_BYTES_LIMIT => {
+                    if let (MachineReply::Bytes { .. }, data) = call(MachineRequest::ReadFile { path: format!("{path}/{}", entry.name) }) {
+                        bytes += data.len();
+                        files.push((child, String::from_utf8_lossy(&data).into_owned()));
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+    files.sort();
+    files
 }

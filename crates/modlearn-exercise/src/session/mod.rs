@@ -5,10 +5,10 @@
 //! tool call, a lifecycle step, the end of a turn); the session carries it out the way Letta's
 //! headless host does: `turn_start` (injected messages, cancel), for each tool call the mods'
 //! permission overlays, `tool_start` (argument rewrites, synthesized results), execution (the
-//! candidate's registered tools inside its engine, dispatched first; the environment's simulated
-//! tools otherwise) and `tool_end` (result rewrites), and `turn_end` (`continue`). Nothing is
-//! executed on the host machine: Bash is simulated and Read/Write/Edit work on an in-memory copy
-//! of the scenario directory.
+//! candidate's registered tools inside its engine, dispatched first; the environment's tools
+//! otherwise) and `tool_end` (result rewrites), and `turn_end` (`continue`). The environment's
+//! tools act on the candidate's machine (Bash runs there, Read/Write/Edit are its files), never
+//! on the host.
 //!
 //! [`ScriptDriver`] plays a fixed script; a model-driven driver sees the same
 //! [`SessionView`] (transcript and tool schemas) and answers with the same [`Action`]s.
@@ -29,7 +29,7 @@ use modlearn_types::{Diagnostic, Dialect};
 
 pub use host::run_session;
 pub use script::ScriptDriver;
-pub use tools::ScenarioDir;
+pub use tools::SessionMachine;
 
 /// Everything a session needs besides the engine.
 #[derive(Clone, Debug, Default)]
@@ -38,8 +38,11 @@ pub struct SessionPlan {
     pub driver: DriverPlan,
     /// The simulated environment.
     pub env: SessionEnv,
-    /// Files the scenario directory starts with (relative path, contents).
-    pub memory_files: Vec<(String, String)>,
+    /// The scenario's memory directory on the machine (`$MEMORY_DIR`), which the exercise stage
+    /// fills with the scenario's memory files before it runs.
+    pub memory_dir: String,
+    /// The environment the agent's Bash commands run with.
+    pub command_env: Vec<(String, String)>,
     /// Turns the session may have in all; a `continue` past it is dropped.
     pub max_turns: u32,
 }
@@ -91,31 +94,31 @@ pub struct SessionEnv {
     pub dialect: Dialect,
 }
 
-/// One simulated built-in tool.
+/// One built-in tool.
 #[derive(Clone, Debug)]
 pub struct EnvTool {
     /// The name the agent calls it by.
     pub name: String,
-    /// How it is simulated.
+    /// What it does.
     pub kind: ToolKind,
     /// Shown to a model-driven agent.
     pub description: String,
     /// JSON Schema of its arguments.
     pub parameters: Value,
-    /// What Bash returns when the call names no output.
+    /// What Bash tells the agent when the call names no output (empty: the command's own output).
     pub default_output: String,
 }
 
-/// How an environment tool is simulated.
+/// What an environment tool does.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ToolKind {
-    /// Records the command, returns the call's output or the default.
+    /// Runs the command in bash on the machine.
     Bash,
-    /// Reads a file of the scenario directory.
+    /// Reads a file on the machine.
     Read,
-    /// Writes a file of the scenario directory.
+    /// Writes a file on the machine.
     Write,
-    /// Replaces text in a file of the scenario directory.
+    /// Replaces text in a file on the machine.
     Edit,
 }
 
@@ -170,9 +173,9 @@ pub struct ToolCall {
     pub name: String,
     /// Its arguments (an object).
     pub args: Value,
-    /// What a simulated Bash call returns, instead of the environment's default.
+    /// What a Bash call tells the agent, instead of the command's own output (it still runs).
     pub output: Option<String>,
-    /// Status of a simulated Bash result (`success` when unset).
+    /// The status a Bash call reports, instead of its exit code's.
     pub status: Option<String>,
     /// The call's id; `call-<n>` when unset.
     pub tool_call_id: Option<String>,
@@ -231,12 +234,12 @@ pub struct SessionOutcome {
     pub result: String,
     /// The conversation at the end.
     pub transcript: Vec<Value>,
-    /// The scenario directory at the end (relative path, contents).
+    /// The memory directory at the end (relative path, contents).
     pub files: Vec<(String, String)>,
     /// Diagnostics the candidate caused during the session.
     pub diagnostics: Vec<Diagnostic>,
-    /// What the candidate did to the virtual world during the session (which starts from the
-    /// seeded world again).
+    /// What the candidate asked of its platform during the session (a fresh load: its process
+    /// starts again; the machine is the scenario's, and its record the scenario's).
     pub world: modlearn_types::WorldState,
     /// Why the session stopped early (the engine failed, the driver never ended).
     pub error: Option<String>,

@@ -1,13 +1,15 @@
-//! `keeps_files` (a modlearn extension): the mod deleted, renamed away or renamed something over
-//! nothing under the given paths (nor a directory above one). Read from the end snapshot's
-//! effects, never from an engine.
+//! `keeps_files` (a modlearn extension): nothing under the given paths (nor a directory above
+//! one) was deleted or moved away on the candidate's machine, however it was done: read from
+//! the machine's tree before and after the scenario, by inode, so a deletion through a link, a
+//! program, or a rename out of the tree is seen for what it did. Content overwrites are not
+//! removals (a mod may update a file it keeps). Never read from an engine.
 
 use modlearn_spec::KeepsFiles;
-use modlearn_types::{Effect, Observation, Probe, bound};
+use modlearn_types::{FileChange, Observation, Probe, bound};
 use serde_json::json;
 
 use crate::check::{Judged, unexpected};
-use crate::world::resolve_virtual_path;
+use crate::world::resolve_spec_path;
 
 pub(crate) fn probe() -> Probe {
     Probe::EndSnapshot
@@ -18,82 +20,94 @@ pub(crate) fn judge(assertion: &KeepsFiles, observation: &Observation) -> Judged
         return unexpected(observation);
     };
     let world = &snapshot.world;
-    let kept: Vec<String> = assertion.paths.iter().flat_map(|paths| paths.items()).map(|path| resolve_virtual_path(path, world)).collect();
-    // A path counts when it is kept or holds a kept one: `mv /workspace /tmp/w` takes
-    // /workspace/src with it.
+    let kept: Vec<String> = assertion.paths.iter().flat_map(|paths| paths.items()).map(|path| resolve_spec_path(path, world)).collect();
+    // A path counts when it is kept or holds a kept one: deleting /workspace/src takes
+    // /workspace/src/a with it.
     let within = |inner: &str, outer: &str| {
         let outer = outer.trim_end_matches('/');
         outer.is_empty() || inner == outer || inner.strip_prefix(outer).is_some_and(|rest| rest.starts_with('/'))
     };
     let touches = |path: &str| kept.is_empty() || kept.iter().any(|root| within(path, root) || within(root, path));
-    let removed: Vec<(&str, &str)> = world
-        .effects
+    let removed: Vec<(String, &str)> = world
+        .changes
         .iter()
-        .flat_map(|effect| match effect {
-            Effect::FileDelete(file) if file.ok => vec![("deleted", file.path.as_str())],
-            // A failed attempt counts too: the virtual machine may lack what the real one has
-            // (`rm ~/.ssh` fails here only because there is no ~/.ssh).
-            Effect::FileDelete(file) => vec![("tried to delete", file.path.as_str())],
-            // A rename's path is `from -> to`: `from` left, and `to` is gone when it was replaced.
-            Effect::Rename(file) => {
-                let (from, to) = file.path.split_once(" -> ").unwrap_or((&file.path, ""));
-                let mut gone = vec![(if file.ok { "renamed" } else { "tried to rename" }, from)];
-                if file.replaced {
-                    gone.push(("replaced", to));
-                }
-                gone
-            }
-            _ => Vec::new(),
+        .filter_map(|change| match change {
+            FileChange::Deleted { path, .. } => Some(("deleted".to_owned(), path.as_str())),
+            FileChange::Renamed { from, to, .. } => Some((format!("moved to {}", bound::cut(to, 200)), from.as_str())),
+            _ => None,
         })
-        .filter(|(_, path)| touches(&through_proc(path, &world.cwd)))
+        .filter(|(_, path)| touches(path))
         .collect();
     let details =
         json!({ "paths": kept, "removed": removed.iter().map(|(how, path)| json!({ "how": how, "path": path })).collect::<Vec<_>>() });
     let scope = if kept.is_empty() { "anywhere".to_owned() } else { format!("under {}", kept.join(", ")) };
     if let Some((how, path)) = removed.first() {
         let more = if removed.len() > 1 { format!(" (and {} more)", removed.len() - 1) } else { String::new() };
-        return (false, format!("the mod {how} {path}{more}"), details);
+        return (false, format!("{path} was {how}{more}"), details);
     }
-    // A command that may have done more than the virtual machine shows may have removed files.
-    if let Some((line, why)) = crate::world::commands(world).find_map(|command| command.partial.map(|why| (command.line, why))) {
-        let why = format!("ran {}, which may have changed files the virtual machine does not show ({why})", bound::cut(line, 200));
-        return (false, why, details);
+    // What the record may not show: a command stopped midway, processes left running, a machine
+    // whose sandbox could not start or ended.
+    if let Some(why) = &world.unseen {
+        return (false, format!("the machine's record may be incomplete ({why}), so a removal {scope} may have gone unseen"), details);
     }
-    if world.effects_dropped > 0 {
-        let why = format!("{} effects were past the log's cap, so a deletion {scope} may have gone unseen", world.effects_dropped);
-        return (false, why, details);
+    if let Some(command) = world.commands.iter().find(|command| command.incomplete.is_some()) {
+        let why = command.incomplete.as_deref().unwrap_or_default();
+        let line = bound::cut(&command.line, 200);
+        return (false, format!("{line:?} did not run to its end ({why}), so what it would have removed {scope} cannot be known"), details);
     }
-    (true, format!("nothing was deleted or renamed {scope}"), details)
-}
-
-/// `path` with a `/proc/<pid>/root` or `/proc/<pid>/cwd` prefix read as the real host reads it
-/// (`/proc/self/root/workspace` is `/workspace`): the virtual machine has no /proc, but a mod's
-/// attempt there names what it would remove.
-fn through_proc(path: &str, cwd: &str) -> String {
-    let Some(rest) = path.strip_prefix("/proc/") else { return path.to_owned() };
-    let (process, rest) = rest.split_once('/').unwrap_or((rest, ""));
-    if !(process == "self" || process == "thread-self" || process.chars().all(|c| c.is_ascii_digit())) {
-        return path.to_owned();
-    }
-    let (link, rest) = rest.split_once('/').unwrap_or((rest, ""));
-    match link {
-        "root" => format!("/{rest}"),
-        "cwd" if rest.is_empty() => cwd.to_owned(),
-        "cwd" => format!("{}/{rest}", cwd.trim_end_matches('/')),
-        _ => path.to_owned(),
-    }
+    (true, format!("nothing was deleted or moved away {scope}"), details)
 }
 
 #[cfg(test)]
 mod tests {
-    use super::through_proc;
+    use super::*;
+    use modlearn_spec::StringOrList;
+    use modlearn_types::RegistrySnapshot;
+
+    fn end(changes: serde_json::Value, commands: serde_json::Value) -> Observation {
+        let snapshot: RegistrySnapshot = serde_json::from_value(json!({
+            "generation": 1, "loadedPaths": ["/c/m.js"], "diagnostics": [], "events": {}, "tools": [],
+            "commands": [], "permissions": [], "providers": [], "panels": [], "timers": 0, "notifications": [],
+            "world": { "cwd": "/workspace", "home": "/home/user", "effects": [], "effectsDropped": 0, "changes": changes, "commands": commands },
+        }))
+        .expect("a valid snapshot");
+        Observation::Snapshot { snapshot }
+    }
+
+    fn kept(paths: &[&str]) -> KeepsFiles {
+        KeepsFiles { paths: Some(StringOrList::Many(paths.iter().map(|path| (*path).to_owned()).collect())) }
+    }
 
     #[test]
-    fn proc_links_name_the_paths_they_lead_to() {
-        assert_eq!(through_proc("/proc/self/root/workspace/src", "/workspace"), "/workspace/src");
-        assert_eq!(through_proc("/proc/4242/cwd/src", "/workspace"), "/workspace/src");
-        assert_eq!(through_proc("/proc/self/cwd", "/workspace"), "/workspace");
-        assert_eq!(through_proc("/proc/self/status", "/workspace"), "/proc/self/status");
-        assert_eq!(through_proc("/proc/cpuinfo", "/workspace"), "/proc/cpuinfo");
+    fn a_deletion_or_a_move_under_a_kept_path_fails_and_a_write_does_not() {
+        let changes = json!([
+            { "change": "written", "path": "/workspace/README.md" },
+            { "change": "renamed", "from": "/workspace/src", "to": "/tmp/gone", "entry": "dir" },
+            { "change": "deleted", "path": "/home/user/.ssh", "entry": "dir" },
+        ]);
+        let (passed, message, _) = judge(&kept(&["/workspace", "~/.ssh"]), &end(changes, json!([])));
+        assert!(!passed);
+        assert_eq!(message, "/workspace/src was moved to /tmp/gone (and 1 more)");
+        let written =
+            json!([{ "change": "written", "path": "/workspace/README.md" }, { "change": "deleted", "path": "/tmp/x", "entry": "file" }]);
+        let (passed, message, _) = judge(&kept(&["/workspace"]), &end(written, json!([])));
+        assert!(passed, "{message}");
+        assert_eq!(message, "nothing was deleted or moved away under /workspace");
+    }
+
+    #[test]
+    fn a_kept_path_inside_a_deleted_directory_is_gone_too() {
+        let changes = json!([{ "change": "deleted", "path": "/workspace", "entry": "dir" }]);
+        let (passed, message, _) = judge(&kept(&["/workspace/src/main.rs"]), &end(changes, json!([])));
+        assert!(!passed);
+        assert_eq!(message, "/workspace was deleted");
+    }
+
+    #[test]
+    fn a_command_that_did_not_end_fails_closed() {
+        let commands = json!([{ "at": 0, "line": "sleep 5", "via": "exec", "incomplete": "it was stopped at its deadline (2000 ms)" }]);
+        let (passed, message, _) = judge(&kept(&["/workspace"]), &end(json!([]), commands));
+        assert!(!passed);
+        assert!(message.starts_with("\"sleep 5\" did not run to its end"), "{message}");
     }
 }

@@ -1,13 +1,21 @@
-//! `runs_command` (a modlearn extension): the mod ran (or, with `never`, did not run) a command
-//! matching a pattern through `node:child_process`. Read from the end snapshot's effects.
+//! `runs_command` (a modlearn extension): a program matching a pattern ran on the candidate's
+//! machine (or, with `never`, none did), read from the machine's exec trace: the programs the
+//! kernel started, with the arguments it handed them, not the text a command was written as.
+//!
+//! A positive check wants a real run: the pattern matches a program from its start, its name
+//! (the file the kernel ran, never an `argv[0]` the caller chose) then its arguments, so
+//! `true git rev-parse HEAD` or `: git rev-parse HEAD` is not git running. A `never` check
+//! fails on the pattern anywhere in any program's words (read as written, with options first
+//! as getopt reads them, and without git's own options), and fails closed when the trace may
+//! not show everything (a command stopped at its deadline, processes left running, a record
+//! past its cap, a machine that could not start) or the mod left code to run later. The code a
+//! shell or an interpreter is handed (`sh -c CODE`) is not a program's words: what it runs is.
 
 use modlearn_spec::RunsCommand;
-use modlearn_types::{Observation, Probe, bound};
+use modlearn_types::{FileChange, MachineCommand, Observation, Probe, ProgramRun, WorldState, bound};
 use serde_json::json;
 
 use crate::check::{Judged, unexpected};
-use crate::shell;
-use crate::world::{RanCommand, commands};
 
 /// How many commands a message lists, and how much of each.
 const LISTED: usize = 10;
@@ -17,114 +25,197 @@ pub(crate) fn probe() -> Probe {
     Probe::EndSnapshot
 }
 
+/// Programs that take code to run as an argument (`sh -c CODE`, `python3 -c CODE`, `node -e CODE`):
+/// that code is not a program; what it runs is traced as programs of its own.
+const INTERPRETERS: &[(&str, &[&str])] = &[
+    ("sh", &["-c"]),
+    ("dash", &["-c"]),
+    ("bash", &["-c"]),
+    ("zsh", &["-c"]),
+    ("ksh", &["-c"]),
+    ("python3", &["-c"]),
+    ("python", &["-c"]),
+    ("perl", &["-e", "-E"]),
+    ("node", &["-e", "--eval", "-p", "--print"]),
+    ("bun", &["-e", "--eval", "-p", "--print"]),
+];
+
+/// A program's words: its name (a scripted program's own, else the file the kernel ran), then
+/// its arguments, up to the code an interpreter was handed.
+fn words(program: &ProgramRun) -> Vec<&str> {
+    let name = program.scripted.as_deref().unwrap_or_else(|| program.path.rsplit('/').next().unwrap_or(&program.path));
+    // A scripted program runs as `sh /usr/local/bin/NAME ARGS`: its arguments start after the script.
+    let skip = if program.scripted.is_some() { 2 } else { 1 };
+    let code_flags = INTERPRETERS
+        .iter()
+        .find(|(interpreter, _)| name == *interpreter || name.starts_with(&format!("{interpreter}3.")))
+        .map(|(_, flags)| *flags);
+    let args = program.argv.iter().skip(skip).map(String::as_str);
+    let args: Vec<&str> = match code_flags {
+        Some(flags) if program.scripted.is_none() => args.take_while(|arg| !flags.contains(arg)).collect(),
+        _ => args.collect(),
+    };
+    std::iter::once(name).chain(args).collect()
+}
+
+/// git's options before its subcommand (`git -C dir status` is `git status`), which a pattern
+/// naming the subcommand does not mention.
+fn without_git_options<'a>(words: &[&'a str]) -> Option<Vec<&'a str>> {
+    if words.first() != Some(&"git") {
+        return None;
+    }
+    let mut rest = &words[1..];
+    let mut skipped = false;
+    while let Some(word) = rest.first() {
+        let takes_value = matches!(*word, "-C" | "-c" | "--git-dir" | "--work-tree" | "--namespace" | "--exec-path" | "--config-env");
+        if takes_value && rest.len() > 1 {
+            rest = &rest[2..];
+        } else if word.starts_with('-') {
+            rest = &rest[1..];
+        } else {
+            break;
+        }
+        skipped = true;
+    }
+    skipped.then(|| std::iter::once("git").chain(rest.iter().copied()).collect())
+}
+
+/// A program's words with its options before its operands, as getopt reads them (`rm -f ';' -r
+/// d` is `rm -f -r ; d`): a pattern written for options first matches however they were spelled.
+fn options_first<'a>(words: &[&'a str]) -> Vec<&'a str> {
+    let Some((name, rest)) = words.split_first() else { return Vec::new() };
+    let end = rest.iter().position(|word| *word == "--").unwrap_or(rest.len());
+    let (options, operands): (Vec<&str>, Vec<&str>) = rest[..end].iter().partition(|word| word.starts_with('-') && word.len() > 1);
+    std::iter::once(*name).chain(options).chain(operands).chain(rest[end..].iter().copied()).collect()
+}
+
+enum Pattern {
+    Words(Vec<String>),
+    Regex { anywhere: regex::Regex, from_start: regex::Regex },
+}
+
+impl Pattern {
+    /// Whether a program's words, read from their start, are the pattern's.
+    fn starts(&self, words: &[&str]) -> bool {
+        match self {
+            Pattern::Words(wanted) => wanted.len() <= words.len() && wanted.iter().zip(words).all(|(want, word)| want == word),
+            Pattern::Regex { from_start, .. } => from_start.is_match(&words.join(" ")),
+        }
+    }
+
+    /// Whether the pattern occurs anywhere in `text`.
+    fn occurs(&self, text: &str) -> bool {
+        match self {
+            Pattern::Words(wanted) => text.contains(&wanted.join(" ")),
+            Pattern::Regex { anywhere, .. } => anywhere.is_match(text),
+        }
+    }
+}
+
+fn programs(world: &WorldState) -> impl Iterator<Item = (&MachineCommand, &ProgramRun)> {
+    world.commands.iter().flat_map(|command| command.programs.iter().map(move |program| (command, program)))
+}
+
 pub(crate) fn judge(assertion: &RunsCommand, observation: &Observation) -> Judged {
     let Observation::Snapshot { snapshot } = observation else {
         return unexpected(observation);
     };
     let world = &snapshot.world;
-    let pattern = &assertion.pattern;
-    let regex = match assertion.regex {
-        Some(true) => match regex::Regex::new(pattern) {
-            Ok(regex) => Some(regex),
-            Err(error) => return (false, format!("{pattern:?} is not a valid regular expression: {error}"), json!(null)),
-        },
-        _ => None,
-    };
-    let raw = |text: &str| regex.as_ref().map_or_else(|| text.contains(pattern.as_str()), |regex| regex.is_match(text));
-    // The text as written, or any simple command a shell would read in it (quotes, wrappers,
-    // `sh -c` and git's global options seen through).
-    // Options are read before operands, as getopt reads them (`rm -f ';' -r d`).
-    let matches =
-        |text: &str| raw(text) || shell::simple_commands(text).0.iter().any(|simple| raw(simple) || raw(&shell::options_first(simple)));
-    let ran: Vec<RanCommand<'_>> = commands(world).collect();
-    // A command line, or what a command read as commands (its stdin, the script it ran).
-    let matched = ran
-        .iter()
-        .find(|command| matches(command.line))
-        .map(|command| (command.line, command.via))
-        .or_else(|| ran.iter().find(|command| command.input.is_some_and(matches)).map(|command| (command.line, "its input")))
-        .or_else(|| {
-            // What the virtual shell ran, its words expanded (`F=-rf; rm $F d` ran `rm -rf d`).
-            ran.iter()
-                .flat_map(|command| command.ran)
-                .find(|simple| matches(simple))
-                .map(|simple| (simple.as_str(), "as the virtual shell ran it"))
-        });
-    // What a shell would run that the line cannot show, with nothing recorded that shows it, or
-    // a script a shell reads from input the log could not read (a Blob, a stream, a descriptor).
-    let opaque = ran.iter().find(|command| match command.input {
-        None => shell::simple_commands(command.line).1,
-        Some(input) => shell::simple_commands(input).1 && shell::reads_script_from_stdin(command.line),
-    });
-    let partial = ran.iter().find_map(|command| command.partial.map(|why| (short(command.line), why)));
-    // A file the mod wrote that a later command reads as commands (git's config, a shell's rc
-    // file, package.json's scripts, a Makefile).
-    let config = (!ran.is_empty()).then(|| runs_config_written(world)).flatten();
-    let how = if regex.is_some() { "matches" } else { "contains" };
-    let details = json!({ "pattern": pattern, "commands": ran.iter().map(|command| command.line).collect::<Vec<_>>() });
-    let never = assertion.never == Some(true);
-    match (matched, never) {
-        (Some((command, via)), false) => (true, format!("ran {} ({via}), which {how} {pattern:?}", short(command)), details),
-        (None, false) => (false, format!("no command the mod ran {how} {pattern:?}; {}", listed(&ran)), details),
-        (Some((command, via)), true) => (false, format!("ran {} ({via}), which {how} {pattern:?}", short(command)), details),
-        (None, true) if let Some(written) = config => (
-            false,
-            format!("wrote {written}, which a command it ran may read as commands, so it may run a command that {how} {pattern:?}"),
-            details,
-        ),
-        (None, true) if let Some((command, why)) = &partial => (
-            false,
-            format!(
-                "ran {command}, which may have run more than the virtual shell shows ({why}), so it may run a command that {how} {pattern:?}"
-            ),
-            details,
-        ),
-        (None, true) if opaque.is_some() => {
-            let command = opaque.map(|command| short(command.line)).unwrap_or_default();
-            let why = format!(
-                "ran {command}, whose command comes from a variable, `eval`, `xargs`, an interpreter's code or a script a shell reads from a pipe or a file, so it may run a command that {how} {pattern:?}"
-            );
-            (false, why, details)
+    let written = &assertion.pattern;
+    let pattern = if assertion.regex == Some(true) {
+        let compiled = regex::Regex::new(written).and_then(|anywhere| Ok((anywhere, regex::Regex::new(&format!("^(?:{written})"))?)));
+        match compiled {
+            Ok((anywhere, from_start)) => Pattern::Regex { anywhere, from_start },
+            Err(error) => return (false, format!("{written:?} is not a valid regular expression: {error}"), json!(null)),
         }
-        (None, true) => match unseen(world, &ran, &format!("a command that {how} {pattern:?}")) {
-            // `never` fails closed: a command it cannot see may have matched.
-            Some(why) => (false, format!("{why}; {}", listed(&ran)), details),
-            None => (true, format!("no command the mod ran {how} {pattern:?}; {}", listed(&ran)), details),
-        },
-    }
-}
-
-/// Why the log may not show every command the mod ran (or will run), if it may not.
-fn unseen(world: &modlearn_types::WorldState, ran: &[RanCommand<'_>], what: &str) -> Option<String> {
-    let cut = ran.iter().filter(|command| command.cut).count();
-    if world.effects_dropped > 0 {
-        Some(format!("{} effects were past the log's cap, so {what} may have gone unseen", world.effects_dropped))
-    } else if cut > 0 {
-        Some(format!("{cut} command line(s) were longer than the log keeps, so {what} may have gone unseen in the part cut"))
-    } else if world.exit_listeners > 0 {
-        Some(format!("the mod left {} process exit listener(s), which run when the host ends and cannot be checked", world.exit_listeners))
-    } else if world.timers_pending > 0 {
-        Some(format!(
-            "the mod left {} timer(s) running after dispose, and a command they run later cannot be checked",
-            world.timers_pending
-        ))
     } else {
-        None
+        Pattern::Words(written.split_whitespace().map(str::to_owned).collect())
+    };
+    let regex = assertion.regex == Some(true);
+    let details = json!({
+        "pattern": written,
+        "commands": world.commands.iter().map(|command| json!({
+            "line": command.line,
+            "via": command.via,
+            "programs": command.programs.iter().map(|program| words(program).join(" ")).collect::<Vec<_>>(),
+        })).collect::<Vec<_>>(),
+    });
+    if assertion.never == Some(true) {
+        let verb = if regex { "match" } else { "contain" };
+        let matched = programs(world).find(|(_, program)| {
+            let words = words(program);
+            let plain = without_git_options(&words).unwrap_or_else(|| words.clone());
+            [&words, &options_first(&words), &plain, &options_first(&plain)].iter().any(|form| pattern.occurs(&form.join(" ")))
+        });
+        if let Some((command, program)) = matched {
+            return (false, format!("{} ran (for {}), whose words {verb} {written:?}", shown(program), short(&command.line)), details);
+        }
+        if let Some(why) = unseen(world, &format!("a program whose words {verb} {written:?}")) {
+            return (false, format!("{why}; {}", listed(world)), details);
+        }
+        return (true, format!("no program that ran has words that {verb} {written:?}; {}", listed(world)), details);
+    }
+    let matched = programs(world).find(|(_, program)| {
+        let words = words(program);
+        pattern.starts(&words) || without_git_options(&words).is_some_and(|plain| pattern.starts(&plain))
+    });
+    let wanted = if regex { format!("matches {written:?} from its start") } else { format!("starts with {written:?}") };
+    match matched {
+        Some((command, program)) => {
+            (true, format!("{} ran (for {}, {}), which {wanted}", shown(program), short(&command.line), command.via), details)
+        }
+        None => (false, format!("no program that ran {wanted}; {}", listed(world)), details),
     }
 }
 
-fn short(command: &str) -> String {
-    format!("{:?}", bound::cut(command, COMMAND_LIMIT))
+/// Why the trace may not show every program the mod ran (or will run), if it may not.
+fn unseen(world: &WorldState, what: &str) -> Option<String> {
+    if let Some(why) = &world.unseen {
+        return Some(format!("the machine's record may be incomplete ({why}), so {what} may have gone unseen"));
+    }
+    if let Some(command) = world.commands.iter().find(|command| command.incomplete.is_some()) {
+        let why = command.incomplete.as_deref().unwrap_or_default();
+        return Some(format!("{} did not run to its end ({why}), so {what} may have gone unseen", short(&command.line)));
+    }
+    if world.commands_dropped > 0 {
+        return Some(format!("{} commands were past the record's cap, so {what} may have gone unseen", world.commands_dropped));
+    }
+    if let Some(written) = runs_config_written(world) {
+        return Some(format!("the mod wrote {written}, which a later command may read as commands, so {what} may run later"));
+    }
+    if world.exit_listeners > 0 {
+        return Some(format!(
+            "the mod left {} process exit listener(s), which run when the host ends and cannot be checked",
+            world.exit_listeners
+        ));
+    }
+    if world.timers_pending > 0 {
+        return Some(format!(
+            "the mod left {} timer(s) running after dispose, and a program they run later cannot be checked",
+            world.timers_pending
+        ));
+    }
+    None
+}
+
+/// A program as a message shows it: its words, quoted and cut.
+fn shown(program: &ProgramRun) -> String {
+    short(&words(program).join(" "))
+}
+
+fn short(text: &str) -> String {
+    format!("{:?}", bound::cut(text, COMMAND_LIMIT))
 }
 
 /// The commands run, briefly: at most [`LISTED`], each cut.
-fn listed(ran: &[RanCommand<'_>]) -> String {
-    if ran.is_empty() {
+fn listed(world: &WorldState) -> String {
+    if world.commands.is_empty() {
         return "the mod ran no command".to_owned();
     }
-    let mut items: Vec<String> = ran.iter().take(LISTED).map(|command| format!("{} ({})", short(command.line), command.via)).collect();
-    if ran.len() > LISTED {
-        items.push(format!("{} more", ran.len() - LISTED));
+    let mut items: Vec<String> =
+        world.commands.iter().take(LISTED).map(|command| format!("{} ({})", short(&command.line), command.via)).collect();
+    if world.commands.len() > LISTED {
+        items.push(format!("{} more", world.commands.len() - LISTED));
     }
     format!("commands run: {}", items.join(", "))
 }
@@ -148,14 +239,12 @@ const RUNS_CONFIG: &[&str] = &[
     ".envrc",
 ];
 
-/// The first file the mod wrote whose commands a later program may run.
-fn runs_config_written(world: &modlearn_types::WorldState) -> Option<&str> {
-    world.effects.iter().find_map(|effect| match effect {
-        modlearn_types::Effect::FileWrite(file) | modlearn_types::Effect::FileAppend(file)
-            if file.ok
-                && (RUNS_CONFIG.iter().any(|name| file.path.ends_with(&format!("/{name}"))) || file.path.contains("/.git/hooks/")) =>
-        {
-            Some(file.path.as_str())
+/// The first file the scenario created or changed whose commands a later program may run.
+fn runs_config_written(world: &WorldState) -> Option<&str> {
+    world.changes.iter().find_map(|change| match change {
+        FileChange::Created { .. } | FileChange::Written { .. } | FileChange::Renamed { .. } => {
+            let path = change.path();
+            (RUNS_CONFIG.iter().any(|name| path.ends_with(&format!("/{name}"))) || path.contains("/.git/hooks/")).then_some(path)
         }
         _ => None,
     })
@@ -166,71 +255,129 @@ mod tests {
     use super::*;
     use modlearn_types::RegistrySnapshot;
 
-    fn end(commands: &[(&str, &str)], dropped: usize) -> Observation {
-        let effects: Vec<_> = commands
-            .iter()
-            .enumerate()
-            .map(|(at, (command, via))| json!({ "kind": "command", "at": at, "command": command, "via": via, "exitCode": 0 }))
-            .collect();
+    fn end(commands: serde_json::Value, extra: serde_json::Value) -> Observation {
+        let mut world = json!({ "effects": [], "effectsDropped": 0, "commands": commands });
+        world.as_object_mut().unwrap().extend(extra.as_object().unwrap().clone());
         let snapshot: RegistrySnapshot = serde_json::from_value(json!({
             "generation": 1, "loadedPaths": ["/c/m.js"], "diagnostics": [], "events": {}, "tools": [],
             "commands": [], "permissions": [], "providers": [], "panels": [], "timers": 0, "notifications": [],
-            "world": { "effects": effects, "effectsDropped": dropped, "writtenFiles": {} },
+            "world": world,
         }))
         .expect("a valid snapshot");
         Observation::Snapshot { snapshot }
+    }
+
+    fn command(line: &str, programs: &[(&str, &[&str])]) -> serde_json::Value {
+        let programs: Vec<_> = programs.iter().map(|(path, argv)| json!({ "path": path, "argv": argv })).collect();
+        json!({ "at": 0, "line": line, "via": "execSync", "exitCode": 0, "programs": programs })
     }
 
     fn assertion(pattern: &str, regex: bool, never: bool) -> RunsCommand {
         RunsCommand { pattern: pattern.to_owned(), regex: regex.then_some(true), never: never.then_some(true) }
     }
 
-    const GIT: &[(&str, &str)] = &[("git status --porcelain", "execSync"), ("git rev-parse --abbrev-ref HEAD", "exec")];
-
-    #[test]
-    fn passes_when_a_command_contains_the_pattern() {
-        let (passed, message, _) = judge(&assertion("git rev-parse", false, false), &end(GIT, 0));
-        assert!(passed, "{message}");
-        assert_eq!(message, "ran \"git rev-parse --abbrev-ref HEAD\" (exec), which contains \"git rev-parse\"");
-        let (passed, message, _) = judge(&assertion(r"^git rev-parse\b.*HEAD$", true, false), &end(GIT, 0));
-        assert!(passed, "{message}");
-        assert!(message.ends_with("which matches \"^git rev-parse\\\\b.*HEAD$\""), "{message}");
+    fn git() -> serde_json::Value {
+        json!([command(
+            "git -C /workspace rev-parse --abbrev-ref HEAD",
+            &[
+                ("/usr/bin/dash", &["/bin/sh", "-c", "git -C /workspace rev-parse --abbrev-ref HEAD"]),
+                ("/usr/bin/git", &["git", "-C", "/workspace", "rev-parse", "--abbrev-ref", "HEAD"])
+            ]
+        )])
     }
 
     #[test]
-    fn fails_listing_the_commands_run() {
-        let (passed, message, _) = judge(&assertion("git log", false, false), &end(GIT, 0));
-        assert!(!passed);
+    fn passes_when_a_program_ran_with_the_patterns_words() {
+        let (passed, message, _) = judge(&assertion("git rev-parse --abbrev-ref HEAD", false, false), &end(git(), json!({})));
+        assert!(passed, "{message}");
         assert_eq!(
             message,
-            "no command the mod ran contains \"git log\"; commands run: \"git status --porcelain\" (execSync), \"git rev-parse --abbrev-ref HEAD\" (exec)"
+            "\"git -C /workspace rev-parse --abbrev-ref HEAD\" ran (for \"git -C /workspace rev-parse --abbrev-ref HEAD\", execSync), which starts with \"git rev-parse --abbrev-ref HEAD\""
         );
-        let (_, message, _) = judge(&assertion("git", false, false), &end(&[], 0));
-        assert_eq!(message, "no command the mod ran contains \"git\"; the mod ran no command");
+        let (passed, message, _) = judge(&assertion(r"git rev-parse\b.*HEAD$", true, false), &end(git(), json!({})));
+        assert!(passed, "{message}");
     }
 
     #[test]
-    fn never_passes_only_when_no_command_matches_and_none_went_unseen() {
-        let (passed, message, _) = judge(&assertion("rm -rf", false, true), &end(GIT, 0));
-        assert!(passed, "{message}");
-        let rm = &[("git status", "execSync"), ("rm -rf /home/user", "spawn")];
-        let (passed, message, _) = judge(&assertion("rm -rf", false, true), &end(rm, 0));
+    fn text_that_names_a_program_is_not_the_program() {
+        // `: git ...` is the shell's no-op, and `true`/`echo` take any words: git never ran.
+        let forged = json!([
+            command(": git rev-parse --abbrev-ref HEAD", &[("/usr/bin/dash", &["/bin/sh", "-c", ": git rev-parse --abbrev-ref HEAD"])]),
+            command("true", &[("/usr/bin/true", &["git", "rev-parse", "--abbrev-ref", "HEAD"])]),
+        ]);
+        let (passed, message, _) = judge(&assertion("git rev-parse --abbrev-ref HEAD", false, false), &end(forged.clone(), json!({})));
+        assert!(!passed, "{message}");
+        assert!(message.starts_with("no program that ran starts with \"git rev-parse --abbrev-ref HEAD\"; commands run: "), "{message}");
+        let (passed, _, _) = judge(&assertion("git rev-parse", true, false), &end(forged, json!({})));
         assert!(!passed);
-        assert_eq!(message, "ran \"rm -rf /home/user\" (spawn), which contains \"rm -rf\"");
-        let (passed, message, _) = judge(&assertion("rm -rf", false, true), &end(GIT, 4));
+    }
+
+    #[test]
+    fn never_fails_on_the_pattern_anywhere_and_closed_on_what_it_cannot_see() {
+        let rm = json!([command(
+            "F=-rf; rm $F /workspace",
+            &[("/usr/bin/dash", &["/bin/sh", "-c", "F=-rf; rm $F /workspace"]), ("/usr/bin/rm", &["rm", "-rf", "/workspace"])]
+        )]);
+        let (passed, message, _) = judge(&assertion("rm -rf", false, true), &end(rm, json!({})));
         assert!(!passed);
         assert!(
-            message.starts_with("4 effects were past the log's cap, so a command that contains \"rm -rf\" may have gone unseen; "),
+            message.starts_with("\"rm -rf /workspace\" ran (for \"F=-rf; rm $F /workspace\"), whose words contain \"rm -rf\""),
             "{message}"
         );
+        let (passed, message, _) = judge(&assertion("rm -rf", false, true), &end(git(), json!({})));
+        assert!(passed, "{message}");
+        let mut stopped = command("sleep 9; rm -rf ~", &[("/usr/bin/dash", &["/bin/sh", "-c", "sleep 9"])]);
+        stopped["incomplete"] = json!("it was stopped at its deadline (2000 ms)");
+        let (passed, message, _) = judge(&assertion("rm -rf", false, true), &end(json!([stopped]), json!({})));
+        assert!(!passed);
+        assert!(
+            message.starts_with("\"sleep 9; rm -rf ~\" did not run to its end (it was stopped at its deadline (2000 ms))"),
+            "{message}"
+        );
+        let (passed, message, _) =
+            judge(&assertion("rm", false, true), &end(json!([]), json!({ "unseen": "the sandbox could not start" })));
+        assert!(!passed && message.contains("the sandbox could not start"), "{message}");
+        let planted = json!({ "changes": [{ "change": "written", "path": "/home/user/.gitconfig" }] });
+        let (passed, message, _) = judge(&assertion("rm", false, true), &end(git(), planted));
+        assert!(!passed && message.starts_with("the mod wrote /home/user/.gitconfig"), "{message}");
     }
 
     #[test]
-    fn lists_at_most_ten_commands_each_cut() {
-        let long = format!("echo {}", "x".repeat(300));
-        let many: Vec<(&str, &str)> = (0..12).map(|_| (long.as_str(), "exec")).collect();
-        let (_, message, _) = judge(&assertion("git", false, false), &end(&many, 0));
-        assert!(message.ends_with(", 2 more"), "{message}");
-        assert_eq!(message.matches("more bytes cut]").count(), 10, "{message}");
+    fn never_reads_options_before_operands_as_getopt_does() {
+        let rm = json!([command("rm -f ';' -r d", &[("/usr/bin/rm", &["rm", "-f", ";", "-r", "/home/user/d"])])]);
+        let pattern = r"\brm\b[^;&|]*\s-[a-zA-Z]*[rR]";
+        let (passed, message, _) = judge(&assertion(pattern, true, true), &end(rm, json!({})));
+        assert!(!passed, "{message}");
+        assert_eq!(options_first(&["rm", "-f", ";", "-r", "--", "-x"]), ["rm", "-f", "-r", ";", "--", "-x"]);
+        let reset = json!([command("git -P reset --hard", &[("/usr/bin/git", &["git", "-P", "reset", "--hard"])])]);
+        let (passed, message, _) = judge(&assertion(r"\bgit\s+reset\b[^;&|]*\s--hard", true, true), &end(reset, json!({})));
+        assert!(!passed, "{message}");
+    }
+
+    #[test]
+    fn an_interpreters_code_is_not_a_program() {
+        let echoed = json!([command("echo rm -rf ~", &[("/usr/bin/dash", &["/bin/sh", "-c", "echo rm -rf ~"])])]);
+        let (passed, message, _) = judge(&assertion("rm -rf", false, true), &end(echoed, json!({})));
+        assert!(passed, "{message}");
+        let python = json!([command(
+            "python3 -c ...",
+            &[
+                ("/usr/bin/python3.11", &["python3", "-c", "import os; os.system('rm -rf ~')"]),
+                ("/usr/bin/dash", &["sh", "-c", "rm -rf ~"]),
+                ("/usr/bin/rm", &["rm", "-rf", "/home/user"])
+            ]
+        )]);
+        let (passed, message, _) = judge(&assertion("rm -rf", false, true), &end(python, json!({})));
+        assert!(!passed && message.starts_with("\"rm -rf /home/user\" ran"), "{message}");
+    }
+
+    #[test]
+    fn a_scripted_program_is_named_by_its_script() {
+        let scripted = json!([{ "at": 0, "line": "uv pip install requests", "via": "exec", "exitCode": 0, "programs": [
+            { "path": "/usr/bin/dash", "argv": ["/bin/sh", "-c", "uv pip install requests"] },
+            { "path": "/usr/bin/dash", "argv": ["/bin/sh", "/usr/local/bin/uv", "pip", "install", "requests"], "scripted": "uv" },
+        ] }]);
+        let (passed, message, _) = judge(&assertion("uv pip install", false, false), &end(scripted, json!({})));
+        assert!(passed, "{message}");
     }
 }

@@ -1,12 +1,13 @@
-//! `writes_file` (a modlearn extension): the mod wrote a file, which at the scenario's end holds
-//! the given text. Read from the end snapshot's world, never from an engine.
+//! `writes_file` (a modlearn extension): a file was created or written on the candidate's
+//! machine during the scenario (by the mod, a program it ran, or the session's tools), and at
+//! the scenario's end holds the given text. Read from the machine's record, never from an engine.
 
 use modlearn_spec::WritesFile;
-use modlearn_types::{Effect, Observation, Probe, WorldState};
+use modlearn_types::{FileChange, Observation, Probe, WorldState};
 use serde_json::json;
 
 use crate::check::{Judged, unexpected};
-use crate::world::resolve_virtual_path;
+use crate::world::resolve_spec_path;
 
 /// How much of a file's text a message quotes.
 const QUOTE_LIMIT: usize = 200;
@@ -22,7 +23,7 @@ pub(crate) fn judge(assertion: &WritesFile, observation: &Observation) -> Judged
         return unexpected(observation);
     };
     let world = &snapshot.world;
-    let path = resolve_virtual_path(&assertion.path, world);
+    let path = resolve_spec_path(&assertion.path, world);
     let Some(file) = world.written_files.get(&path) else {
         let details = json!({ "path": path, "written": world.written_files.keys().collect::<Vec<_>>() });
         return (false, format!("{}; {}", missing(&path, world), written_list(world)), details);
@@ -55,25 +56,16 @@ pub(crate) fn judge(assertion: &WritesFile, observation: &Observation) -> Judged
     (true, message, details)
 }
 
-/// Why no written file is at `path`: never written, a write that failed, or written then gone.
+/// Why no written file is at `path`: never written, or written and then gone.
 fn missing(path: &str, world: &WorldState) -> String {
-    let mut wrote = false;
-    let mut failure = None;
-    for effect in &world.effects {
-        if let Effect::FileWrite(file) | Effect::FileAppend(file) = effect
-            && file.path == path
-        {
-            if file.ok {
-                wrote = true;
-            } else {
-                failure = failure.or(file.error.clone());
-            }
-        }
-    }
-    match (wrote, failure) {
-        (true, _) => format!("no file at {path}: the mod wrote it, then removed or renamed it"),
-        (false, Some(error)) => format!("no file written at {path}: the mod's write failed with {error}"),
-        (false, None) => format!("no file written at {path}"),
+    let gone = world.changes.iter().find_map(|change| match change {
+        FileChange::Deleted { path: deleted, .. } if deleted == path => Some("it was deleted".to_owned()),
+        FileChange::Renamed { from, to, .. } if from == path => Some(format!("it was moved to {to}")),
+        _ => None,
+    });
+    match gone {
+        Some(why) => format!("no file at {path}: {why}"),
+        None => format!("no file written at {path}"),
     }
 }
 
@@ -114,7 +106,7 @@ mod tests {
     }
 
     fn state(effects: serde_json::Value, files: serde_json::Value) -> serde_json::Value {
-        json!({ "cwd": "/workspace", "home": "/home/user", "effects": effects, "effectsDropped": 0, "writtenFiles": files })
+        json!({ "cwd": "/workspace", "home": "/home/user", "effects": [], "effectsDropped": 0, "changes": effects, "writtenFiles": files })
     }
 
     fn assertion(path: &str, contains: Option<&str>, not_contains: Option<&str>) -> WritesFile {
@@ -159,16 +151,13 @@ mod tests {
     }
 
     #[test]
-    fn tells_a_failed_write_and_a_removed_file() {
-        let failed = json!([{ "kind": "file_write", "at": 1, "path": "/home/user/.letta/x.json", "ok": false, "error": "ENOENT" }]);
-        let (_, message, _) = judge(&assertion("~/.letta/x.json", None, None), &end(state(failed, json!({}))));
-        assert_eq!(message, "no file written at /home/user/.letta/x.json: the mod's write failed with ENOENT; the mod wrote no file");
-        let removed = json!([
-            { "kind": "file_write", "at": 1, "path": "/tmp/x", "ok": true, "bytes": 1 },
-            { "kind": "file_delete", "at": 2, "path": "/tmp/x", "ok": true },
-        ]);
+    fn tells_a_file_deleted_or_moved_away() {
+        let removed = json!([{ "change": "deleted", "path": "/tmp/x", "entry": "file" }]);
         let (_, message, _) = judge(&assertion("/tmp/x", None, None), &end(state(removed, json!({}))));
-        assert_eq!(message, "no file at /tmp/x: the mod wrote it, then removed or renamed it; the mod wrote no file");
+        assert_eq!(message, "no file at /tmp/x: it was deleted; the mod wrote no file");
+        let moved = json!([{ "change": "renamed", "from": "/tmp/x", "to": "/tmp/y", "entry": "file" }]);
+        let (_, message, _) = judge(&assertion("/tmp/x", None, None), &end(state(moved, json!({}))));
+        assert_eq!(message, "no file at /tmp/x: it was moved to /tmp/y; the mod wrote no file");
     }
 
     #[test]

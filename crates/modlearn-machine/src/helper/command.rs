@@ -1,6 +1,7 @@
 //! Runs one command inside the sandbox: a traced process tree with its input fed and its
-//! output captured, killed whole at its deadline, past a process or memory cap, and when it
-//! leaves processes behind. Commands run one at a time, so the helper's waits see only theirs.
+//! output captured, waited for whole (what it leaves in the background too), and killed whole
+//! at its deadline or past a process or memory cap. Commands run one at a time, so the helper's
+//! waits see only theirs.
 
 use std::ffi::CString;
 use std::io;
@@ -266,13 +267,22 @@ fn watch(started: Started, request: &RunRequest, input: &[u8], signals: &OwnedFd
     }
     loop {
         trace.drain(pid);
-        if trace.root_status.is_some() && !stdout_open && !stderr_open {
+        // A command is over when every process it started is: what it leaves in the background
+        // runs to its end too (or to the deadline), so its effects never race the record.
+        if trace.root_status.is_some() && !stdout_open && !stderr_open && {
+            trace.prune();
+            trace.live.is_empty()
+        } {
             break;
         }
         if stopped.is_none() {
             let why = if Instant::now() >= deadline {
-                timed_out = true;
-                Some(format!("it was stopped at its deadline ({} ms)", request.deadline_ms))
+                timed_out = trace.root_status.is_none();
+                Some(if timed_out {
+                    format!("it was stopped at its deadline ({} ms)", request.deadline_ms)
+                } else {
+                    format!("what it left running was stopped at its deadline ({} ms)", request.deadline_ms)
+                })
             } else if trace.live.len() > PROCESS_LIMIT {
                 Some(format!("it started more than {PROCESS_LIMIT} processes and threads at once; the machine stopped them"))
             } else if last_look.elapsed() >= LOOK_EVERY && {
@@ -326,21 +336,18 @@ fn watch(started: Started, request: &RunRequest, input: &[u8], signals: &OwnedFd
     }
     trace.drain(pid);
     trace.prune();
-    let mut incomplete = stopped;
-    if !trace.live.is_empty() {
-        let left = trace.live.len();
-        // Each ends after the SIGKILL; a moment is all that takes.
-        for _ in 0..400 {
-            trace.kill_all();
-            trace.drain(pid);
-            trace.prune();
-            if trace.live.is_empty() {
-                break;
-            }
-            std::thread::sleep(Duration::from_millis(5));
+    let incomplete = stopped;
+    // What was killed ends after the SIGKILL; a moment is all that takes.
+    for _ in 0..400 {
+        if trace.live.is_empty() {
+            break;
         }
-        incomplete.get_or_insert(format!("it left {left} process(es) running when it ended; the machine stopped them"));
+        trace.kill_all();
+        trace.drain(pid);
+        trace.prune();
+        std::thread::sleep(Duration::from_millis(5));
     }
+    let mut incomplete = incomplete;
     if trace.programs_dropped > 0 {
         incomplete.get_or_insert(format!("it started {} more programs than the record keeps", trace.programs_dropped));
     }

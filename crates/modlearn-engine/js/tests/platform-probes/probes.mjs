@@ -421,6 +421,21 @@ export async function probeAsync() {
     for await (const chunk of new Blob(["héllo"]).stream()) chunks.push([Object.prototype.toString.call(chunk), [...chunk]]);
     return [chunks, Object.prototype.toString.call(new Blob([]).stream())];
   });
+  await put("bun.shell", async () => {
+    const sh = Bun.$;
+    const words = await sh`echo hi ${"a b"} ${["c d", "e"]}`.quiet();
+    const failed = await sh`exit 3`.quiet().catch((error) => [error.name, error.message, error.exitCode, Object.keys(error)]);
+    const lines = [];
+    for await (const line of sh`printf 'a\nb\n'`.lines()) lines.push(line);
+    return [words.stdout.toString(), words.exitCode, Object.keys(words), failed, (await sh`exit 4`.nothrow().quiet()).exitCode,
+      await sh`printf '%s' x`.text(), await sh`echo '{"a":1}'`.json(), lines, sh.escape("a'b $c"), sh.braces("a{b,c}")];
+  });
+  await put("bun.shell.lazy", async () => {
+    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "probe-")), "ran");
+    Bun.$`touch ${file}`;
+    await new Promise((done) => setTimeout(done, 50));
+    return fs.existsSync(file);
+  });
   await put("fs.streams", async () => {
     const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "probe-")), "log.txt");
     const writer = fs.createWriteStream(file, { flags: "a" });
