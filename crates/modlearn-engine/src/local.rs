@@ -49,7 +49,15 @@ impl Booted {
     pub(crate) fn for_dialect(memory_limit: usize, dialect: Dialect) -> Result<Booted, EngineError> {
         let preload: &[&str] = match dialect {
             Dialect::Letta => &[],
-            Dialect::Pi => &["pi/packages/typebox.js", "pi/packages/ai.js", "pi/packages/coding-agent.js"],
+            Dialect::Pi => &[
+                "pi/api.js",
+                "pi/packages/typebox.js",
+                "pi/packages/typebox-compile.js",
+                "pi/packages/typebox-value.js",
+                "pi/packages/ai.js",
+                "pi/packages/agent-core.js",
+                "pi/packages/coding-agent.js",
+            ],
             Dialect::Dsh => &["dsh/api.js", "dsh/packages/cordis.js", "dsh/packages/tools.js", "dsh/packages/llm.js"],
         };
         Booted::with_preloaded(memory_limit, preload)
@@ -244,6 +252,7 @@ impl LocalEngine {
     /// With `keep_instance`, an unchanged file keeps the module instance of the
     /// last load, as Letta's `/reload` does (it imports `<file>?mod=<mtime>`,
     /// the same URL): module-level state persists and only `activate` runs again.
+    /// Pi extensions are imported afresh, as Pi reloads them.
     fn load(&mut self, path: &Path, source: &str, keep_instance: bool, on_step: &mut dyn FnMut(usize)) -> Result<String, EngineError> {
         let given = path;
         // The mod sees itself at a virtual path (import.meta.url and its stack frames), never the host's.
@@ -251,6 +260,8 @@ impl LocalEngine {
         let path = Path::new(VIRTUAL_MOD_DIR).join(file_name);
         self.booted.loader.confine_to(path.clone());
         let unchanged = matches!(&self.transpiled, Some(last) if last.path == path && last.source == source);
+        // Pi's loader imports an extension afresh on every reload (jiti, `moduleCache: false`).
+        let keep_instance = keep_instance && self.options.dialect != Dialect::Pi;
         if !(keep_instance && unchanged && self.load_count > 0) {
             self.load_count += 1;
         }

@@ -65,11 +65,11 @@ fn world() {
 }
 
 #[test]
-fn pi_events() {
-    run("pi-events.test.js");
+fn json_sealed() {
+    run("json-sealed.test.js");
 }
 
 #[test]
-fn json_sealed() {
-    run("json-sealed.test.js");
+fn pi() {
+    run("pi.test.js");
 }
