@@ -21,7 +21,7 @@ async function activateExtension(host, owner, namespace) {
 
 /** `session_start`, once the extension has loaded. */
 async function startSession(host) {
-  await host.pi?.start();
+  if (host.pi?.current?.extension) await host.pi.start();
 }
 
 /** A new load generation: a new scenario starts a new session, a reload keeps it. */

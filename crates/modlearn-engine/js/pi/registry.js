@@ -69,7 +69,7 @@ export function syncRegistry(host) {
   registry.commands.clear();
   registry.hostEvents = Object.create(null);
   const current = session.current;
-  if (!current || !host.isLive(current.owner)) return;
+  if (!current?.extension || !host.isLive(current.owner)) return;
   const { owner, extension, runner } = current;
   session.refreshTools();
   for (const { definition, builtIn } of current.definitions.values()) {

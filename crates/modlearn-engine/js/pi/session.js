@@ -92,18 +92,31 @@ export class PiSession {
     };
   }
 
-  /** Pi's loader, given the factory modlearn imported: the extension, or what it threw. */
+  /**
+   * Pi's loader, given the factory modlearn imported: the extension, or what it threw. An
+   * extension that does not load leaves Pi's session without it, which the probes still drive.
+   */
   async load(owner, namespace) {
-    const factory = namespace.default;
-    if (typeof factory !== "function") throw notAFactory(owner.seenAs ?? owner.path, namespace);
     const runtime = Pi.createExtensionRuntime();
-    const extension = await Pi.loadExtensionFromFactory(factory, this.cwd, this.busFor(owner), runtime, owner.seenAs ?? owner.path);
-    this.bind(owner, extension, runtime);
+    try {
+      const factory = namespace.default;
+      if (typeof factory !== "function") throw notAFactory(owner.seenAs ?? owner.path, namespace);
+      const extension = await Pi.loadExtensionFromFactory(factory, this.cwd, this.busFor(owner), runtime, owner.seenAs ?? owner.path);
+      this.bind(owner, extension, runtime);
+    } catch (error) {
+      this.bind(this.sessionOwner(), null, Pi.createExtensionRuntime());
+      throw error;
+    }
   }
 
-  /** A runner for the extension, bound to the session as AgentSession binds one. */
+  /** Who a session without an extension is, for the steps its probes run. */
+  sessionOwner() {
+    return { id: "pi:session", path: "<pi session>", scope: "global", generation: this.host.registry.generation, controller: new AbortController() };
+  }
+
+  /** A runner for the extension (none: no extension loaded), bound to the session as AgentSession binds one. */
   bind(owner, extension, runtime) {
-    const runner = new Pi.ExtensionRunner([extension], runtime, this.cwd, this.sessionManager, undefined);
+    const runner = new Pi.ExtensionRunner(extension ? [extension] : [], runtime, this.cwd, this.sessionManager, undefined);
     this.current = { owner, extension, runtime, runner };
     runner.bindCore(this.actions(), this.contextActions());
     runner.bindCommandContext(this.commandActions());
