@@ -17,11 +17,13 @@ fn emit(engine: &mut Engine, name: &str, payload: Value) -> Value {
     }
 }
 
-/// Both package scopes and both names of TypeBox 1.x resolve, to the modules Pi 1.6 serves.
+/// Both package scopes and both names of TypeBox 1.x resolve, to the modules of the Pi release
+/// reports name (`Dialect::host`).
 #[test]
 fn imports_both_scopes_and_typebox_1() {
     let dir = tempfile::tempdir().unwrap();
-    let source = r#"
+    let release = Dialect::Pi.host().trim_start_matches("Pi ");
+    let source = &r#"
 import { Type } from "typebox";
 import { Type as Old } from "@sinclair/typebox";
 import { Compile } from "typebox/compile";
@@ -29,7 +31,7 @@ import { StringEnum } from "@earendil-works/pi-ai";
 import { isToolCallEventType } from "@mariozechner/pi-coding-agent";
 import { VERSION } from "@earendil-works/pi-coding-agent";
 export default function (pi) {
-  if (Type !== Old || typeof Compile !== "function" || VERSION !== "1.6.0") throw new Error("not Pi 1.6's modules");
+  if (Type !== Old || typeof Compile !== "function" || VERSION !== "RELEASE") throw new Error(`not the modules of Pi RELEASE: ${VERSION}`);
   pi.registerTool({
     name: "pick", label: "Pick", description: "Pick a colour",
     parameters: Type.Object({ colour: StringEnum(["red", "blue"]) }),
@@ -37,7 +39,8 @@ export default function (pi) {
   });
   pi.on("tool_call", (event) => (isToolCallEventType("bash", event) ? { block: true, reason: "no shell" } : undefined));
 }
-"#;
+"#
+    .replace("RELEASE", release);
     let path = dir.path().join("pick.ts");
     std::fs::write(&path, source).unwrap();
     let mut engine = engine();
