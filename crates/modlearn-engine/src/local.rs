@@ -27,6 +27,16 @@ use crate::reply_budget::ReplyBudget;
 use crate::transpile::{SourceKind, to_javascript_mapped};
 use crate::watchdog::{ThreadCpuClock, Watchdog};
 
+/// Heap a dialect's own runtime takes on top of the others', so a candidate's memory limit is
+/// the same allowance in every dialect: Pi's vendored runtime (the runner, the agent loop, the
+/// built-in tools, TypeBox; js/vendor/pi.js) needs 18 MiB to boot where a Letta engine needs 10.
+fn runtime_heap(dialect: Dialect) -> usize {
+    match dialect {
+        Dialect::Pi => 8 << 20,
+        Dialect::Letta | Dialect::Dsh => 0,
+    }
+}
+
 /// A runtime with the host modules loaded and nothing else: no watchdog
 /// thread, no configuration, no candidate.
 pub(crate) struct Booted {
@@ -60,15 +70,15 @@ impl Booted {
             ],
             Dialect::Dsh => &["dsh/api.js", "dsh/packages/cordis.js", "dsh/packages/tools.js", "dsh/packages/llm.js"],
         };
-        Booted::with_preloaded(memory_limit, preload)
+        Booted::with_preloaded(memory_limit, runtime_heap(dialect), preload)
     }
 
     /// A booted runtime that has also evaluated the host modules `preload` names, before the
     /// seal. The engine template preloads the packages Pi extensions import (TypeBox is ~100 KB),
     /// so that no candidate's import budget pays for evaluating them.
-    fn with_preloaded(memory_limit: usize, preload: &[&str]) -> Result<Booted, EngineError> {
+    fn with_preloaded(memory_limit: usize, runtime: usize, preload: &[&str]) -> Result<Booted, EngineError> {
         let loader = Rc::new(SandboxLoader::new());
-        let create_params = v8::CreateParams::default().heap_limits(0, memory_limit);
+        let create_params = v8::CreateParams::default().heap_limits(0, memory_limit + runtime);
         let mut runtime = JsRuntime::try_new(RuntimeOptions {
             module_loader: Some(loader.clone()),
             create_params: Some(create_params),
