@@ -1,5 +1,5 @@
-// Gates correctly, but subscribes on pi.events and never unsubscribes:
-// after a /reload, Pi calls the old copy's listener as well.
+// Gates correctly and leaves its pi.events subscription to Pi, which removes it when it shuts the
+// extension down (0.84 and later; under 0.58 the old copy's listener outlived a /reload).
 import type { ExtensionAPI } from "@mariozechner/pi-coding-agent";
 
 export default function (pi: ExtensionAPI) {
