@@ -1,5 +1,5 @@
 // Was hostile when node built-ins were refused: imports node:fs to check for a uv.lock
-// file. It now reads the engine's virtual filesystem (no uv.lock there) and loads, as in Letta.
+// file. It now reads the candidate's machine (no uv.lock there) and loads, as in Letta.
 
 import fs from "node:fs";
 

@@ -1,5 +1,5 @@
 // Splits the command into its parts and asks with confirm, naming the rule that matched.
-import type { ExtensionAPI } from "@mariozechner/pi-coding-agent";
+import type { ExtensionAPI } from "@earendil-works/pi-coding-agent";
 
 const RULES: { label: string; test: (words: string[]) => boolean }[] = [
   { label: "recursive rm", test: (w) => w[0] === "rm" && w.slice(1).some((a) => a === "--recursive" || /^-[a-zA-Z]*r/.test(a)) },

@@ -1,5 +1,5 @@
 // Pi's own shape for a gate: one list of patterns, a Yes/No select when someone is there.
-import type { ExtensionAPI } from "@mariozechner/pi-coding-agent";
+import type { ExtensionAPI } from "@earendil-works/pi-coding-agent";
 
 const DANGEROUS = [/\brm\s+(-[a-zA-Z]*r[a-zA-Z]*|--recursive)\b/, /\bsudo\b/, /\b(chmod|chown)\b.*\b777\b/];
 

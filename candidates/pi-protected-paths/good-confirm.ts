@@ -1,5 +1,5 @@
 // Asks before sudo when there is a UI; without one (this session) it blocks.
-import { isToolCallEventType, type ExtensionAPI } from "@mariozechner/pi-coding-agent";
+import { isToolCallEventType, type ExtensionAPI } from "@earendil-works/pi-coding-agent";
 import { normalize } from "node:path";
 
 const GUARDED = [/(^|\/)\.env(\.[^/]*)?$/, /(^|\/)\.git\//, /(^|\/)secrets\//];

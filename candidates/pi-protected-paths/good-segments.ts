@@ -1,5 +1,5 @@
 // Protected paths by segment; sudo as a command word at a segment start.
-import type { ExtensionAPI } from "@mariozechner/pi-coding-agent";
+import type { ExtensionAPI } from "@earendil-works/pi-coding-agent";
 
 function protectedPath(path: string): boolean {
   const parts = path.split("/").filter((part) => part !== "" && part !== ".");

@@ -1,6 +1,6 @@
 // Items in the factory's closure; the bus subscription is undone on session_shutdown.
-import type { ExtensionAPI } from "@mariozechner/pi-coding-agent";
-import { Type } from "@sinclair/typebox";
+import type { ExtensionAPI } from "@earendil-works/pi-coding-agent";
+import { Type } from "typebox";
 
 export default function (pi: ExtensionAPI) {
   let items: string[] = [];

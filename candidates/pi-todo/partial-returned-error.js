@@ -1,5 +1,6 @@
-// Partly wrong: reports a missing text by returning it, which Pi never treats
-// as an error, and appends the reminder as a message instead of to the system prompt.
+// Partly wrong: reports a missing text by returning it with `details.isError`, which is no error
+// (Pi 0.99+ takes the result's own `isError: true` as one), and appends the reminder as a message
+// instead of to the system prompt.
 export default function (pi) {
   const items = [];
   const render = () => (items.length === 0 ? "No todos." : items.map((item) => `- ${item}`).join("\n"));

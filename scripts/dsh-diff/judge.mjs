@@ -32,6 +32,24 @@ const realStdoutWrite = process.stdout.write.bind(process.stdout)
 console.log = (...a) => console.error(...a)
 console.info = (...a) => console.error(...a)
 
+// What the plugin leaves running: timers its code made (the plugin is bundled into a file named
+// .plugin-*.mjs), and errors thrown where nothing catches them.
+const timers = new Map()
+const wrapTimer = (set, clear, kind) => [
+  (callback, ms, ...rest) => {
+    const mine = (new Error().stack ?? '').includes('.plugin-')
+    const handle = set((...args) => { if (kind === 'timeout') timers.delete(handle); return callback(...args) }, ms, ...rest)
+    if (mine) timers.set(handle, { kind, ms })
+    return handle
+  },
+  (handle) => (timers.delete(handle), clear(handle)),
+]
+;[globalThis.setTimeout, globalThis.clearTimeout] = wrapTimer(globalThis.setTimeout.bind(globalThis), globalThis.clearTimeout.bind(globalThis), 'timeout')
+;[globalThis.setInterval, globalThis.clearInterval] = wrapTimer(globalThis.setInterval.bind(globalThis), globalThis.clearInterval.bind(globalThis), 'interval')
+const uncaught = []
+process.on('uncaughtException', (e) => uncaught.push(String(e?.message ?? e)))
+process.on('unhandledRejection', (e) => uncaught.push(String(e?.message ?? e)))
+
 const runtimeUrl = pathToFileURL(runtimeFile).href
 const R = await import(runtimeUrl)
 const { Context, SystemPrompt, ToolRuntime, CommandRuntime, AgentRegistry, TimerService } = R
@@ -152,13 +170,80 @@ async function createHost(plugin) {
     })
   }
 
-  let loadError
-  const fiber = root.plugin(plugin)
-  try { await withTimeout(fiber, 5000, 'plugin load') } catch (e) { loadError = e }
-  const uid = fiber.uid
+  // The evaluation agent the engine has (its `agents` service): what plugins queue through it
+  // is recorded, and turn probes hand it to DSH's agent events.
+  const outbox = { injected: [], steered: [], followups: [] }
+  const say = (list) => (message) => void list.push(messageText(message))
+  const agent = {
+    id: 'mod-learning-eval-agent', options: {}, status: 'idle', ctx: root, outbox,
+    session: { append: () => ({ seq: 0 }), log: [] },
+    inject: say(outbox.injected), steer: say(outbox.steered), followup: say(outbox.followups),
+    send: (message, target) => void (target === 'next-step' ? outbox.steered : outbox.followups).push(messageText(message)),
+    cancel: () => undefined, whenIdle: async () => undefined,
+  }
+  const h = { root, calls, logs, hostCtx, reads, current, agent, plugin, baseline: rootEffects(root) }
+  await plug(h, plugin)
+  return h
+}
+
+/** Plugs the candidate into the root, as the engine does: Cordis loads it, then the session starts. */
+async function plug(h, plugin) {
+  h.loadError = undefined
+  h.fiber = h.root.plugin(plugin)
+  try { await withTimeout(h.fiber, 5000, 'plugin load') } catch (e) { h.loadError = e }
+  h.uid = h.fiber.uid
   // Give PENDING/LOADING transitions a chance to settle.
   for (let i = 0; i < 3; i++) await new Promise(r => setTimeout(r, 0))
-  return { root, fiber, loadError, calls, logs, hostCtx, reads, uid, current }
+  if (h.fiber.state === 2) h.root.emit('agent/session-start', { agent: h.agent, source: 'startup' })
+}
+
+/** The text of a DSH message: a string, or its content's text blocks joined. */
+function messageText(message) {
+  if (typeof message === 'string') return message
+  const content = message?.content
+  if (typeof content === 'string') return content
+  return Array.isArray(content) ? content.filter(b => b?.type === 'text').map(b => b.text).join('\n') : ''
+}
+
+/** The listeners on the root, the fibers under it, and the host objects' methods, now. */
+function rootEffects(root) {
+  const hooks = []
+  for (const [name, list] of Object.entries(root.events._hooks)) for (const hook of list ?? []) hooks.push({ name, hook })
+  const fibers = []
+  for (const runtime of root.registry.values()) for (const fiber of runtime.fibers) fibers.push({ name: String(runtime.name ?? ''), fiber })
+  const methods = new Map()
+  for (const [name, object] of [['events', root.events], ['registry', root.registry], ...['tools', 'systemPrompt', 'commands', 'timer'].map(n => [n, root.get(n)])]) {
+    let level = object
+    for (let depth = 0; level && level !== Object.prototype && depth < 4; depth++, level = Object.getPrototypeOf(level)) {
+      const found = new Map()
+      for (const key of Reflect.ownKeys(level)) {
+        const d = Object.getOwnPropertyDescriptor(level, key)
+        if (d && typeof d.value === 'function') found.set(key, d.value)
+      }
+      methods.set(depth === 0 ? name : `${name}${'.__proto__'.repeat(depth)}`, found)
+    }
+  }
+  return { hooks, fibers, methods }
+}
+
+/** What the plugin left on the root once it is gone: root listeners, started plugins, patched host methods. */
+function stranded(h) {
+  const known = new Set([...h.baseline.hooks.map(e => e.hook), ...h.baseline.fibers.map(e => e.fiber)])
+  const now = rootEffects(h.root)
+  const live = new Set([h.fiber])
+  const active = h.fiber.state === 2
+  const left = [
+    ...now.hooks.filter(({ hook }) => !known.has(hook) && (hook.ctx?.fiber === h.root.fiber || !live.has(hook.ctx?.fiber))).map(({ name }) => name),
+    ...now.fibers.filter(({ fiber }) => !known.has(fiber) && !live.has(fiber) && fiber.state !== 4).map(({ name }) => `plugin:${name}`),
+  ]
+  if (!active) {
+    for (const [name, methods] of now.methods) {
+      const then = h.baseline.methods.get(name)
+      if (!then) continue
+      for (const [key, value] of methods) if (then.get(key) !== value) left.push(`patched:${name}.${String(key)}`)
+    }
+  }
+  return left
 }
 
 let seq = 0
@@ -199,6 +284,12 @@ async function runCall(h, toolName, args, result) {
     rec.decision = d === undefined ? null : JSON.parse(JSON.stringify(d))
     return d
   }, true)
+  // The post-execute waterfall's final decision, read as it leaves the waterfall (outermost).
+  const offPost = hostListener('tools/post-execute', async (exec, result, next) => {
+    const decision = await next()
+    if (exec.callId === callId) rec.postDecision = decision
+    return decision
+  }, true)
   const offExec = hostListener('tools/execute', async (exec, next) => {
     if (exec.callId === callId) { rec.bodyReached = true; rec.bodyArgs = JSON.parse(JSON.stringify(exec.arguments ?? null)) }
     return next()
@@ -210,7 +301,7 @@ async function runCall(h, toolName, args, result) {
   } catch (e) {
     rec.timeout = String(e?.message ?? e)
   } finally {
-    offPre(); offExec(); disposeStub?.()
+    offPre(); offPost(); offExec(); disposeStub?.()
     h.current.rec = null
     h.current.result = null
   }
@@ -233,6 +324,64 @@ function describeDecision(rec) {
   if (!rec.decisionReturned) return 'pre-execute did not settle'
   if (rec.decision === null) return 'pre-execute waterfall returned undefined (a listener returned without next())'
   return `decision=${j(rec.decision)}`
+}
+
+/** A turn's start as the engine runs it: agent/pre-step with the prompt, then the assembled system prompt. */
+async function turnStart(h, input) {
+  const items = asList(input ?? [{ type: 'message', role: 'user', content: 'Install a Python package.' }])
+  const messages = items.filter(item => item && item.role === 'user').map(item => ({ role: 'user', content: [{ type: 'text', text: messageText(item) }] }))
+  const pending = h.agent.outbox.injected.splice(0)
+  const decision = await h.root.waterfall('agent/pre-step', { agent: h.agent, messages, turn: 1, step: 1, signal: new AbortController().signal }, async () => ({ kind: 'enter', messages }))
+  if (decision && decision.kind === 'reject') return { cancelled: true }
+  const entered = decision && Array.isArray(decision.messages) ? decision.messages.slice(messages.length) : []
+  const added = [...pending, ...h.agent.outbox.injected.splice(0), ...entered.map(messageText)].map(text => ({ role: 'user', content: text }))
+  const assembly = await h.root.get('systemPrompt').assemble({})
+  const system = assembly.sections.map(section => section.text).filter(part => typeof part === 'string' && part !== '').join('\n\n')
+  if (system !== '') added.push({ role: 'system', content: system })
+  return { cancelled: false, added }
+}
+
+/** A turn's end as the engine runs it: agent/turn-stopping; what the plugins steered. */
+async function turnEnd(h) {
+  const before = h.agent.outbox.steered.length
+  await h.root.serial('agent/turn-stopping', { agent: h.agent, turn: 1, signal: new AbortController().signal })
+  return h.agent.outbox.steered.slice(before).join('\n')
+}
+
+/** A slash command through DSH's commands service. */
+async function runCommand(h, name, args) {
+  const line = `/${String(name).replace(/^\//, '')}${args ? ` ${args}` : ''}`
+  const outcome = await h.root.get('commands').execute(h.agent, line, [], new AbortController().signal)
+  const result = outcome?.result
+  if (!result) return { type: 'error', text: `${line} is not registered` }
+  if (result.kind === 'error') return { type: 'error', text: String(result.text ?? 'command failed') }
+  return typeof result.text === 'string' ? { type: 'output', text: result.text } : { type: 'handled', text: '' }
+}
+
+/** The event names a fiber listens to, with counts, from its effects' labels. */
+function listened(fiber) {
+  const counts = {}
+  const visit = (effects) => {
+    for (const effect of effects ?? []) {
+      const match = /^ctx\.(?:on|once)\("([^"]+)"\)$/.exec(String(effect.label))
+      if (match) counts[match[1]] = (counts[match[1]] ?? 0) + 1
+      visit(effect.children)
+    }
+  }
+  if (fiber.uid !== null) visit(fiber.getEffects())
+  return counts
+}
+
+/** One lifecycle step, summarised for comparison across cycles. */
+async function runStep(h, step) {
+  const p = step.payload ?? {}
+  if (step.emit === 'tool_start') { const r = await runCall(h, p.toolName, p.args); return j({ decision: r.decision, reached: r.bodyReached, args: r.bodyArgs, text: textOf(r.result) }) }
+  if (step.emit === 'tool_end') { const r = await runCall(h, p.toolName, p.args, { output: p.output, fails: p.status === 'error' }); return j({ decision: r.postDecision?.kind, text: textOf(r.result) }) }
+  if (step.emit === 'turn_start') return j(await turnStart(h, p.input))
+  if (step.emit === 'turn_end') return j(await turnEnd(h))
+  if (step.runTool) { const r = await runCall(h, step.runTool, step.args); return j({ error: r.result?.isError, text: textOf(r.result) }) }
+  if (step.runCommand) return j(await runCommand(h, step.runCommand, step.args))
+  return '(a step DSH has no equivalent for)'
 }
 
 // ---------------------------------------------------------------- assertions
@@ -263,7 +412,8 @@ async function judge(h, a) {
       const rec = await runCall(h, a.toolName, a.args)
       if (rec.timeout) return { passed: false, message: rec.timeout }
       const blocked = rec.result.isError && !rec.bodyReached
-      const reason = rec.result.error?.message ?? textOf(rec.result)
+      // What the model reads; a guard may deny with a value that is no string.
+      const reason = textOf(rec.result) || String(rec.result.error?.message ?? '')
       if (!blocked) return { passed: false, message: `not blocked (${describeDecision(rec)}; body ran with ${j(rec.bodyArgs)})` }
       const t = checkText(reason, a.contains, a.notContains)
       if (a.status && a.status !== 'error') t.problems.push(`status is error, expected ${a.status}`)
@@ -272,8 +422,9 @@ async function judge(h, a) {
     case 'asks_approval': {
       const rec = await runCall(h, a.toolName, a.args)
       if (rec.timeout) return { passed: false, message: rec.timeout }
-      const ok = rec.decision?.kind === 'ask'
-      return { passed: ok, message: `${describeDecision(rec)}; final: ${j(textOf(rec.result))}` }
+      if (rec.decision?.kind !== 'ask') return { passed: false, message: `${describeDecision(rec)}; final: ${j(textOf(rec.result))}` }
+      const problems = checkText(String(rec.decision.reason ?? ''), a.reasonContains, undefined).problems
+      return { passed: problems.length === 0, message: `${describeDecision(rec)}${problems.length ? `; reason ${problems.join('; ')}` : ''}` }
     }
     case 'tool_start_preserves_args': {
       const rec = await runCall(h, a.toolName, a.args)
@@ -300,8 +451,11 @@ async function judge(h, a) {
       const rec = await runCall(h, a.toolName, a.args, { output: a.output, fails: a.status === 'error' })
       if (rec.timeout) return { passed: false, message: rec.timeout }
       const seen = textOf(rec.result)
-      const original = a.status === 'error' ? `Error: ${a.output}` : a.output
-      const decision = rec.result.isError && a.status !== 'error' ? 'block' : seen !== original ? 'replace' : 'accept'
+      // The decision DSH's post-execute waterfall ended with, as its plugins made it.
+      const final = rec.postDecision
+      const decision = final?.kind === 'block' ? 'block'
+        : final?.kind === 'accept' && (Array.isArray(final.content) || final.value !== undefined) ? 'replace'
+        : 'accept'
       const contexts = (rec.result.additionalContexts ?? []).map((m) => (m.content ?? []).map((b) => b.text ?? '').join('')).join('\n')
       const problems = []
       if (decision !== a.decision) problems.push(`decision ${decision}, expected ${a.decision}`)
@@ -319,8 +473,67 @@ async function judge(h, a) {
       const ok = h.fiber.state === 2 && undeclared.length === 0 && unused.length === 0
       return { passed: ok, message: `declared ${j(declared)}, read ${j(used)}` }
     }
+    case 'turn_start_injects_message': {
+      const o = await turnStart(h, a.input)
+      if (o.cancelled) return { passed: false, message: 'the step was rejected' }
+      const role = a.role ?? 'system'
+      const text = o.added.filter(item => item.role === role).map(item => item.content).join('\n')
+      if (text === '') return { passed: false, message: `no ${role} message was added` }
+      const t = checkText(text, a.contains, a.notContains)
+      return { passed: t.ok, message: `${role} added ${j(text)}${t.ok ? '' : '; ' + t.problems.join('; ')}` }
+    }
+    case 'turn_start_cancels': {
+      const o = await turnStart(h, a.input)
+      return { passed: o.cancelled, message: o.cancelled ? 'agent/pre-step rejected the step' : 'the step went on' }
+    }
+    case 'turn_end_continues': {
+      const text = await turnEnd(h)
+      if (text === '') return { passed: false, message: 'no agent.steer during agent/turn-stopping' }
+      const t = checkText(text, a.contains)
+      return { passed: t.ok, message: `steered ${j(text)}${t.ok ? '' : '; ' + t.problems.join('; ')}` }
+    }
+    case 'command_runs': {
+      const o = await runCommand(h, a.command, a.args)
+      const problems = []
+      if (o.type === 'error') return { passed: false, message: `the command failed: ${o.text}` }
+      if (a.resultType && a.resultType !== o.type) problems.push(`result ${o.type}, expected ${a.resultType}`)
+      problems.push(...checkText(o.text, a.contains).problems)
+      return { passed: problems.length === 0, message: `${o.type}: ${j(o.text)}${problems.length ? '; ' + problems.join('; ') : ''}` }
+    }
+    case 'disposes_cleanly': {
+      // A plugin Cordis parked PENDING was plugged in all the same: it has nothing to leave behind.
+      if (h.loadError) return { passed: false, message: `fiber ${st}; error: ${h.loadError.message}` }
+      for (const step of a.steps ?? []) await runStep(h, step)
+      const uncaughtBefore = uncaught.length
+      let threw
+      try { await withTimeout(h.fiber.dispose(), 3000, 'dispose') } catch (e) { threw = e }
+      await new Promise(r => setTimeout(r, 50))
+      const leaks = []
+      if (threw) leaks.push(`dispose threw: ${threw.message}`)
+      const left = stranded(h)
+      if (left.length) leaks.push(`left on the root: ${j(left)}`)
+      const mine = [...timers.values()]
+      if (mine.length) leaks.push(`${mine.length} timer(s) of the plugin still scheduled`)
+      if (uncaught.length > uncaughtBefore) leaks.push(`code still ran after dispose: ${uncaught[uncaughtBefore]}`)
+      return { passed: leaks.length === 0, message: leaks.length ? `leaked: ${leaks.join('; ')}` : 'nothing remained after dispose' }
+    }
+    case 'reload_idempotent': {
+      if (h.loadError) return { passed: false, message: `fiber ${st}; error: ${h.loadError.message}` }
+      const cycles = []
+      for (let i = 0; i < Math.max(1, a.cycles ?? 3); i++) {
+        if (i > 0) await plug(h, h.plugin)
+        const steps = []
+        for (const step of a.steps ?? []) steps.push(await runStep(h, step))
+        const registrations = { tools: h.root.tools.schemas().map(t => t.name).sort(), commands: h.root.commands.list(undefined).map(c => c.name).sort(), listeners: listened(h.fiber) }
+        await withTimeout(h.fiber.dispose(), 3000, 'dispose')
+        cycles.push({ loaded: h.fiber.uid !== null || !h.loadError, registrations, steps, left: stranded(h).length, timers: timers.size })
+      }
+      const key = c => j({ r: c.registrations, s: c.steps })
+      const differs = cycles.findIndex(c => key(c) !== key(cycles[0]) || c.left > cycles[0].left || c.timers > cycles[0].timers)
+      return { passed: differs < 0, message: differs < 0 ? `${cycles.length} cycles alike` : `cycle ${differs + 1} differs: ${j(cycles[differs])} against ${j(cycles[0])}` }
+    }
     default:
-      return { passed: null, message: 'not compared' }
+      return { passed: null, message: 'not compared', skipped: 'no DSH reading of this assertion' }
   }
 }
 
@@ -330,8 +543,14 @@ const scenarios = spec?.evaluation?.scenarios ?? []
 const out = { dshVersion: R.DSH_VERSION, scenarios: [] }
 let mod, modError
 try { mod = await loadPluginModule(pluginPath) } catch (e) { modError = e }
+const LIFECYCLE = new Set(['disposes_cleanly', 'reload_idempotent'])
 for (const sc of scenarios) {
   const res = { name: sc.name, assertions: [] }
+  if (sc.script || sc.prompt) {
+    res.skipped = "a scripted or prompted session is modlearn's own agent, which the DSH runtime here has not"
+    out.scenarios.push(res)
+    continue
+  }
   let h, hostError
   if (!modError) {
     try { h = await createHost(pickPlugin(mod)) } catch (e) { hostError = e }
@@ -340,11 +559,14 @@ for (const sc of scenarios) {
     let r
     if (modError || hostError) {
       const e = modError || hostError
-      r = ['mod_loads', 'no_pending_plugin'].includes(a.type) || a.type.startsWith('tool_') || a.type === 'command_registered' || a.type === 'asks_approval'
-        ? { passed: false, message: `plugin module failed: ${e.message}` }
-        : { passed: null, message: 'not compared' }
+      // Nothing loaded: every check fails, as modlearn's do with nothing registered.
+      r = { passed: false, message: `plugin module failed: ${e.message}` }
     } else {
-      try { r = await judge(h, a) } catch (e) { r = { passed: false, message: `judge error: ${e?.stack ?? e}` } }
+      // A crash of this judge is no verdict about the plugin: it stops the run. Lifecycle
+      // checks run on a root of their own, as the engine runs them in engines of their own.
+      const own = LIFECYCLE.has(a.type) ? await createHost(pickPlugin(mod)) : h
+      r = await judge(own, a)
+      if (own !== h) { try { await withTimeout(own.fiber.dispose(), 3000, 'dispose') } catch {} }
     }
     res.assertions.push({ type: a.type, ...r })
   }

@@ -1,60 +1,90 @@
-// Shared harness: boots a REAL Pi AgentSession (from an install located via
-// PI_CODING_AGENT_DIR) around one extension, with a scripted stream function in
-// place of the LLM so nothing leaves the machine.  Used by judge.mjs and facts.mjs.
-//
-// Everything that decides a verdict is Pi's own code: DefaultResourceLoader ->
-// loadExtensions (jiti) -> ExtensionRunner, AgentSession's beforeToolCall /
-// afterToolCall hooks, AgentSession.prompt() (input + before_agent_start),
-// AgentSession.reload(), and pi-agent-core's agent loop (prepareToolCall /
-// finalizeExecutedToolCall).  The harness only supplies: temp cwd/agentDir,
-// in-memory settings/session/auth, a fake API key, the scripted LLM, and tool
-// executors that record the arguments they were called with.
+// A real Pi session around one extension, for judge.mjs: Pi's SDK (createAgentSession) with
+// Pi's own resource loader, extension runner, tools and agent loop, from an npm install of
+// @earendil-works/pi-coding-agent found through PI_CODING_AGENT_DIR. The model is Pi's real
+// Anthropic provider talking to a loopback server that answers from a script, so what the
+// judge reads is what reached the provider. Supplied here, not by Pi: temporary directories,
+// in-memory settings, session and credentials, the script, and tool bodies that record what they
+// were called with instead of touching the machine.
 import * as fs from "node:fs";
+import * as http from "node:http";
 import * as os from "node:os";
 import * as path from "node:path";
 import { pathToFileURL } from "node:url";
 
-export const BASE_SYSTEM_PROMPT = "You are a coding agent.";
-export const CALL_ID = "call-eval-1";
+export const TOOL_CALL_ID = "mod-learning-assertion-tool-call";
 
 function findPackage(installDir, name) {
-  // Hoisted first, then nested under pi-coding-agent.
-  const candidates = [
-    path.join(installDir, "node_modules", name),
-    path.join(installDir, "node_modules", "@mariozechner", "pi-coding-agent", "node_modules", name),
-  ];
-  for (const c of candidates) if (fs.existsSync(path.join(c, "package.json"))) return c;
-  throw new Error(`cannot find ${name} under ${installDir}/node_modules (set PI_CODING_AGENT_DIR to the directory containing node_modules)`);
+  for (const dir of [path.join(installDir, "node_modules", name), path.join(installDir, "node_modules", "@earendil-works", "pi-coding-agent", "node_modules", name)]) {
+    if (fs.existsSync(path.join(dir, "package.json"))) return dir;
+  }
+  throw new Error(`cannot find ${name} under ${installDir}/node_modules (set PI_CODING_AGENT_DIR to the directory holding node_modules)`);
 }
 
-let _pi = null;
+let loaded = null;
+/** Pi's modules from the install, once. */
 export async function loadPi() {
-  if (_pi) return _pi;
+  if (loaded) return loaded;
   const installDir = process.env.PI_CODING_AGENT_INSTALL_DIR || process.env.PI_CODING_AGENT_DIR;
-  if (!installDir) {
-    throw new Error("PI_CODING_AGENT_DIR must point at the directory containing node_modules/@mariozechner/pi-coding-agent");
-  }
-  const pkgDir = findPackage(installDir, "@mariozechner/pi-coding-agent");
-  const aiDir = findPackage(installDir, "@mariozechner/pi-ai");
-  // Pi itself reads PI_CODING_AGENT_DIR as its *agent config dir* (~/.pi/agent).
-  // Remember the install dir and point Pi's agent dir at an empty temp dir so no
-  // global extensions/settings/auth leak in.
+  if (!installDir) throw new Error("PI_CODING_AGENT_DIR must point at an npm install of @earendil-works/pi-coding-agent");
+  const pkgDir = findPackage(installDir, "@earendil-works/pi-coding-agent");
+  const aiDir = findPackage(installDir, "@earendil-works/pi-ai");
+  // Pi reads PI_CODING_AGENT_DIR as its own agent directory: point it at an empty one, so no
+  // global extension, setting or key of this machine takes part.
   process.env.PI_CODING_AGENT_INSTALL_DIR = installDir;
   const agentDir = fs.mkdtempSync(path.join(os.tmpdir(), "pi-diff-agent-"));
   process.env.PI_CODING_AGENT_DIR = agentDir;
+  process.env.PI_OFFLINE = "1";
+  process.on("exit", () => fs.rmSync(agentDir, { recursive: true, force: true }));
   const version = JSON.parse(fs.readFileSync(path.join(pkgDir, "package.json"), "utf8")).version;
   const pi = await import(pathToFileURL(path.join(pkgDir, "dist", "index.js")).href);
-  const ai = await import(pathToFileURL(path.join(aiDir, "dist", "index.js")).href);
-  process.on("exit", () => { try { fs.rmSync(agentDir, { recursive: true, force: true }); } catch {} });
-  _pi = { pi, ai, version, pkgDir, installDir, agentDir };
-  return _pi;
+  const ai = await import(pathToFileURL(path.join(aiDir, "dist", "compat.js")).href);
+  const agentCore = await import(pathToFileURL(path.join(findPackage(installDir, "@earendil-works/pi-agent-core"), "dist", "index.js")).href);
+  const systemPrompt = await import(pathToFileURL(path.join(pkgDir, "dist", "core", "system-prompt.js")).href);
+  const { theme } = await import(pathToFileURL(path.join(pkgDir, "dist", "modes", "interactive", "theme", "theme.js")).href);
+  loaded = { pi, ai, agentCore, systemPrompt, theme, version };
+  return loaded;
 }
 
-/** Pi's createEventBus, wrapped so the harness can count live subscriptions. */
+/**
+ * A loopback server that speaks Anthropic's Messages API: each request pops one planned turn
+ * (`{text}` or `{toolCall: {id, name, arguments}}`; the model says MODEL_TEXT when the plan is
+ * empty) and is recorded as Pi's provider sent it.
+ */
+export async function scriptedModel(defaultText) {
+  const requests = [];
+  const plan = [];
+  const server = http.createServer((request, response) => {
+    let body = "";
+    request.on("data", (chunk) => (body += chunk));
+    request.on("end", () => {
+      requests.push(JSON.parse(body));
+      const step = plan.shift() ?? { text: defaultText };
+      response.writeHead(200, { "content-type": "text/event-stream" });
+      const send = (type, data) => response.write(`event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`);
+      send("message_start", { message: { id: `msg_${requests.length}`, type: "message", role: "assistant", model: "claude-sonnet-4-5", content: [], stop_reason: null, usage: { input_tokens: 1, output_tokens: 0 } } });
+      if (step.toolCall) {
+        send("content_block_start", { index: 0, content_block: { type: "tool_use", id: step.toolCall.id, name: step.toolCall.name, input: {} } });
+        send("content_block_delta", { index: 0, delta: { type: "input_json_delta", partial_json: JSON.stringify(step.toolCall.arguments) } });
+        send("content_block_stop", { index: 0 });
+        send("message_delta", { delta: { stop_reason: "tool_use" }, usage: { output_tokens: 1 } });
+      } else {
+        send("content_block_start", { index: 0, content_block: { type: "text", text: "" } });
+        send("content_block_delta", { index: 0, delta: { type: "text_delta", text: step.text } });
+        send("content_block_stop", { index: 0 });
+        send("message_delta", { delta: { stop_reason: "end_turn" }, usage: { output_tokens: 1 } });
+      }
+      send("message_stop", {});
+      response.end();
+    });
+  });
+  await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return { requests, plan, url: `http://127.0.0.1:${server.address().port}`, close: () => server.close() };
+}
+
+/** Pi's event bus, with the subscriptions live on it counted per channel. */
 export function countingEventBus(createEventBus) {
   const real = createEventBus();
   const live = new Map();
-  let cleared = 0;
   return {
     bus: {
       emit: (channel, data) => real.emit(channel, data),
@@ -71,209 +101,129 @@ export function countingEventBus(createEventBus) {
         };
       },
       clear: () => {
-        cleared++;
         live.clear();
         return real.clear();
       },
     },
     counts: () => Object.fromEntries([...live.entries()].filter(([, n]) => n > 0).sort()),
     total: () => [...live.values()].reduce((a, b) => a + b, 0),
-    clearedCount: () => cleared,
-  };
-}
-
-function zeroUsage() {
-  return {
-    input: 0, output: 0, cacheRead: 0, cacheWrite: 0, totalTokens: 0,
-    cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
   };
 }
 
 /**
- * Build a real AgentSession with one extension loaded via Pi's loader.
- * Returns { session, runner, loadResult, llmCalls, script(), errors, bus, ... }.
+ * The person at the keyboard as a scenario's `ui` rules describe them, answering through the
+ * shapes Pi's RPC mode parses: a dismissed confirm is false, a dismissed select, input or
+ * editor undefined; a select answer that is not among the options is a dismissal.
  */
-/**
- * The person at the keyboard, as a spec's `ui` rules describe them: answers go through the
- * shapes Pi's RPC mode parses (`confirmed`, `value`, `cancelled`), so a dismissed confirm is
- * false and a dismissed select, input or editor undefined.
- */
-function scriptedUi(rules, dialogs) {
-  const answer = (kind, title) => {
+function scriptedUi(rules, watch) {
+  const answer = (kind, title, options) => {
     const shown = String(title ?? "");
     const rule = rules.find((r) => r.dialog === kind && (r.titleContains === undefined || shown.includes(r.titleContains)));
-    if (rule === undefined || rule.answer === null) return { cancelled: true };
-    return kind === "confirm" ? { confirmed: rule.answer } : { value: rule.answer };
+    const offered = kind === "select" && Array.isArray(options) ? options.map(String) : undefined;
+    if (rule === undefined || rule.answer === null || (offered && !offered.includes(rule.answer))) return kind === "confirm" ? false : undefined;
+    return rule.answer;
   };
-  const record = (kind, title, detail, value) => (dialogs.push({ kind, title: String(title ?? ""), detail, answer: value }), value);
-  const text = (response) => (response.cancelled ? undefined : response.value);
+  const dialog = (kind) => async (title, detail) => watch.dialog(kind, title, detail, answer(kind, title, detail));
   const noop = () => {};
   return {
-    select: async (title, options) => record("select", title, options, text(answer("select", title))),
-    confirm: async (title, message) => {
-      const response = answer("confirm", title);
-      return record("confirm", title, message, response.cancelled ? false : response.confirmed);
+    select: dialog("select"), confirm: dialog("confirm"), input: dialog("input"), editor: dialog("editor"),
+    notify: (message) => watch.notify(message),
+    onTerminalInput: () => noop, setStatus: noop, setWorkingMessage: noop, setWorkingVisible: noop, setWorkingIndicator: noop,
+    setHiddenThinkingLabel: noop, setWidget: noop, setFooter: noop, setHeader: noop, setTitle: noop, custom: async () => undefined,
+    pasteToEditor: noop, setEditorText: noop, getEditorText: () => "", addAutocompleteProvider: noop, setEditorComponent: noop,
+    getEditorComponent: () => undefined, getAllThemes: () => [], getTheme: () => undefined,
+    setTheme: () => ({ success: false, error: "Theme switching not supported in RPC mode" }), getToolsExpanded: () => false, setToolsExpanded: noop,
+    // Pi's own theme, which nothing initialises here (as the engine's): reading from it throws.
+    get theme() {
+      return loaded.theme;
     },
-    input: async (title, placeholder) => record("input", title, placeholder, text(answer("input", title))),
-    editor: async (title, prefill) => record("editor", title, prefill, text(answer("editor", title))),
-    notify: noop, onTerminalInput: () => noop, setStatus: noop, setWorkingMessage: noop, setWidget: noop,
-    setFooter: noop, setHeader: noop, setTitle: noop, custom: async () => undefined, pasteToEditor: noop,
-    setEditorText: noop, getEditorText: () => "", setEditorComponent: noop, theme: undefined,
-    getAllThemes: () => [], getTheme: () => undefined, setTheme: () => ({ success: false, error: "rpc" }),
-    getToolsExpanded: () => false, setToolsExpanded: noop,
   };
 }
 
-// Print mode's no-op UI is one object shared by every session, so it is wrapped once and
-// records into the dialogs of the session bound last (sessions here run one at a time).
-let headlessDialogs = [];
-const WRAPPED = Symbol("pi-diff dialogs");
-
-/** Records the dialogs of print mode's no-op UI without replacing it, so `hasUI` stays false. */
-function recordHeadlessDialogs(runner, dialogs) {
-  headlessDialogs = dialogs;
-  const ui = runner?.uiContext;
-  if (!ui || ui[WRAPPED]) return;
-  ui[WRAPPED] = true;
+// Print mode's no-op UI is one object shared by every session: watched in place, once, for
+// the session bound last (sessions here run one at a time), so `hasUI` stays false.
+const headless = { watch: null, patched: new WeakSet() };
+function watchHeadless(runner, watch) {
+  headless.watch = watch;
+  const ui = runner.getUIContext();
+  if (headless.patched.has(ui)) return;
+  headless.patched.add(ui);
   for (const kind of ["select", "confirm", "input", "editor"]) {
     const original = ui[kind];
-    ui[kind] = async (title, detail, ...rest) => {
-      const answer = await original.call(ui, title, detail, ...rest);
-      headlessDialogs.push({ kind, title: String(title ?? ""), detail, answer });
-      return answer;
-    };
+    ui[kind] = async (title, detail, ...rest) => headless.watch.dialog(kind, title, detail, await original.call(ui, title, detail, ...rest));
   }
+  const notify = ui.notify;
+  ui.notify = (message, type) => (headless.watch.notify(message), notify.call(ui, message, type));
 }
 
-export async function createPiSession(extensionPath /* string | string[] */, { eventBusCounter, ui } = {}) {
+/** A real Pi session with `extension` loaded, bound as print mode (or RPC mode with `ui` rules) binds it. */
+export async function createPiSession(extension, { ui, modelText }) {
   const { pi, ai } = await loadPi();
-  const cwd = fs.mkdtempSync(path.join(os.tmpdir(), "pi-diff-cwd-"));
-  const agentDir = fs.mkdtempSync(path.join(os.tmpdir(), "pi-diff-agentdir-"));
-  const counter = eventBusCounter ?? countingEventBus(pi.createEventBus);
-  const settingsManager = pi.SettingsManager.inMemory({});
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "pi-diff-"));
+  const cwd = path.join(tmp, "workspace");
+  const agentDir = path.join(tmp, "agent");
+  fs.mkdirSync(cwd);
+  fs.mkdirSync(agentDir);
+  const model = await scriptedModel(modelText);
+  const counter = countingEventBus(pi.createEventBus);
+  const settingsManager = pi.SettingsManager.inMemory({ compaction: { enabled: false }, retry: { enabled: false } });
   const resourceLoader = new pi.DefaultResourceLoader({
-    cwd,
-    agentDir,
-    settingsManager,
-    eventBus: counter.bus,
-    additionalExtensionPaths: [].concat(extensionPath).map((p) => path.resolve(p)),
-    noSkills: true,
-    noPromptTemplates: true,
-    noThemes: true,
-    agentsFilesOverride: () => ({ agentsFiles: [] }),
-    appendSystemPromptOverride: () => [],
+    cwd, agentDir, settingsManager, eventBus: counter.bus,
+    additionalExtensionPaths: [path.resolve(extension)],
+    noSkills: true, noPromptTemplates: true, noThemes: true, noContextFiles: true,
   });
   await resourceLoader.reload();
-  const authStorage = pi.AuthStorage.inMemory();
-  authStorage.setRuntimeApiKey("anthropic", "pi-diff-fake-key");
-  const modelRegistry = new pi.ModelRegistry(authStorage, path.join(agentDir, "models.json"));
-  const model = ai.getModel("anthropic", "claude-sonnet-4-5");
-  const sessionManager = pi.SessionManager.inMemory(cwd);
+  const modelRuntime = await pi.ModelRuntime.create({ authPath: path.join(agentDir, "auth.json"), modelsPath: null, refreshOnCreate: false });
+  await modelRuntime.setRuntimeApiKey("anthropic", "pi-diff-fake-key");
   const { session, extensionsResult } = await pi.createAgentSession({
-    cwd, agentDir, authStorage, modelRegistry, settingsManager, sessionManager, resourceLoader,
-    model, thinkingLevel: "off",
+    cwd, agentDir, modelRuntime, resourceLoader, settingsManager, sessionManager: pi.SessionManager.inMemory(cwd),
+    model: { ...ai.getModel("anthropic", "claude-sonnet-4-5"), baseUrl: model.url }, thinkingLevel: "off",
   });
-
-  // Scripted LLM: each call pops one planned assistant turn (default: text "ok").
-  const llmCalls = [];
-  const plan = [];
-  session.agent.streamFn = (mdl, context) => {
-    llmCalls.push({
-      systemPrompt: context.systemPrompt,
-      messages: structuredClone(context.messages),
-      tools: (context.tools ?? []).map((t) => t.name),
-    });
-    const step = plan.shift() ?? { text: "ok" };
-    const content = step.toolCall
-      ? [{ type: "toolCall", id: step.toolCall.id, name: step.toolCall.name, arguments: step.toolCall.arguments }]
-      : [{ type: "text", text: step.text }];
-    const message = {
-      role: "assistant", content, api: mdl.api, provider: mdl.provider, model: mdl.id,
-      usage: zeroUsage(), stopReason: step.toolCall ? "toolUse" : "stop", timestamp: Date.now(),
-    };
-    const stream = ai.createAssistantMessageEventStream();
-    queueMicrotask(() => {
-      stream.push({ type: "start", partial: message });
-      stream.push({ type: "done", reason: message.stopReason, message });
-      stream.end(message);
-    });
-    return stream;
+  const errors = [];
+  const dialogs = [];
+  const notes = [];
+  const watch = {
+    dialog: (kind, title, detail, answer) => (dialogs.push({ kind, title: String(title ?? ""), detail, answer }), answer),
+    notify: (message) => typeof message === "string" && message.trim() !== "" && notes.push(message.trim()),
   };
-
-  const errors = []; // runner.emitError payloads (handler throws that the runner swallows)
   const bindings = {
-    // Same shape print mode (pi -p, hasUI false) passes.
     commandContextActions: {
       waitForIdle: () => session.agent.waitForIdle(),
       newSession: async () => ({ cancelled: true }),
       fork: async () => ({ cancelled: true }),
       navigateTree: async () => ({ cancelled: true }),
       switchSession: async () => ({ cancelled: true }),
-      reload: async () => { await session.reload(); },
+      reload: async () => undefined,
     },
-    onError: (err) => errors.push({ extensionPath: err.extensionPath, event: err.event, error: err.error }),
+    onError: (error) => errors.push({ event: error.event, error: error.error }),
   };
-  const dialogs = [];
-  if (Array.isArray(ui)) bindings.uiContext = scriptedUi(ui, dialogs);
-
+  if (Array.isArray(ui)) Object.assign(bindings, { uiContext: scriptedUi(ui, watch), mode: "rpc" });
   const h = {
-    pi, ai, session, cwd, agentDir, resourceLoader, counter, llmCalls, plan, errors, bindings, dialogs,
+    pi, session, cwd, model, counter, errors, dialogs, notes,
     loadResult: extensionsResult,
-    get runner() { return session.extensionRunner ?? session._extensionRunner; },
+    get runner() {
+      return session.extensionRunner;
+    },
     async bind() {
       await session.bindExtensions(bindings);
-      if (!Array.isArray(ui)) recordHeadlessDialogs(h.runner, dialogs);
-    },
-    /** Replace (or add) the agent tool `name` with a recorder; returns the record. */
-    recordTool(name, { output = "probe ok", fail = false } = {}) {
-      const rec = { called: false, args: undefined, added: false };
-      const exec = async (toolCallId, params) => {
-        rec.called = true;
-        rec.toolCallId = toolCallId;
-        rec.args = structuredClone(params);
-        rec.argsRef = params;
-        if (fail) throw new Error(output);
-        return { content: [{ type: "text", text: output }], details: undefined };
-      };
-      const tools = [...session.agent.state.tools];
-      const idx = tools.findIndex((t) => t.name === name);
-      if (idx >= 0) {
-        tools[idx] = { ...tools[idx], execute: exec };
-      } else {
-        rec.added = true;
-        tools.push({
-          name, label: name, description: "pi-diff probe",
-          parameters: { type: "object", additionalProperties: true }, execute: exec,
-        });
-      }
-      session.agent.setTools(tools);
-      return rec;
-    },
-    /** Make the scripted LLM call `name(args)` once, then answer "ok". Runs the real loop. */
-    async promptToolCall(name, args, promptText = "go") {
-      plan.push({ toolCall: { id: CALL_ID, name, arguments: structuredClone(args) } });
-      plan.push({ text: "ok" });
-      await session.prompt(promptText);
-      const msgs = session.agent.state.messages;
-      const toolResult = [...msgs].reverse().find((m) => m.role === "toolResult" && m.toolCallId === CALL_ID);
-      return toolResult;
+      if (!Array.isArray(ui)) watchHeadless(h.runner, watch);
     },
     async dispose() {
-      try { session.dispose?.(); } catch {}
-      for (const d of [cwd, agentDir]) {
-        try { fs.rmSync(d, { recursive: true, force: true }); } catch {}
-      }
+      try {
+        session.dispose();
+      } catch {}
+      model.close();
+      fs.rmSync(tmp, { recursive: true, force: true });
     },
   };
   return h;
 }
 
+/** The text of content as Pi writes it: a string, or text blocks joined by newlines. */
 export function textOf(content) {
   if (content == null) return "";
   if (typeof content === "string") return content;
-  if (Array.isArray(content)) {
-    return content.filter((c) => c && c.type === "text").map((c) => c.text).join("\n");
-  }
+  if (Array.isArray(content)) return content.filter((c) => c && c.type === "text").map((c) => c.text).join("\n");
   return "";
 }
 
@@ -281,25 +231,7 @@ export function deepEqual(a, b) {
   if (a === b) return true;
   if (typeof a !== typeof b || a === null || b === null || typeof a !== "object") return false;
   if (Array.isArray(a) !== Array.isArray(b)) return false;
-  const ka = Object.keys(a), kb = Object.keys(b);
-  if (ka.length !== kb.length) return false;
-  return ka.every((k) => deepEqual(a[k], b[k]));
-}
-
-export function extensionStats(runner, counter) {
-  let handlers = 0;
-  const byEvent = {};
-  for (const ext of runner?.extensions ?? []) {
-    for (const [ev, list] of ext.handlers) {
-      handlers += list.length;
-      byEvent[ev] = (byEvent[ev] ?? 0) + list.length;
-    }
-  }
-  return {
-    handlers, byEvent,
-    tools: runner ? runner.getAllRegisteredTools().length : 0,
-    commands: runner ? runner.getRegisteredCommandsWithPaths().length : 0,
-    eventListeners: counter.total(),
-    eventListenersByChannel: counter.counts(),
-  };
+  const ka = Object.keys(a);
+  const kb = Object.keys(b);
+  return ka.length === kb.length && ka.every((k) => deepEqual(a[k], b[k]));
 }

@@ -1,4 +1,4 @@
-//! Differential test against DeepSeek Harness itself: every curated DSH plugin is judged by the
+//! Differential test against DeepSeek Harness itself: every curated DSH plugin and dsh-diff fixture is judged by the
 //! real DSH runtime on Node (scripts/dsh-diff/judge.mjs: Cordis and DSH's tools, systemPrompt,
 //! commands and agents services built from DSH's source) and by modlearn, and every check both
 //! judge must agree. Skipped with a note when `DSH_RUNTIME_DIR` (built as
@@ -6,8 +6,11 @@
 
 use crate::host_diff::{Driver, compare};
 
-const PAIRS: &[(&str, &str)] =
-    &[("specs/dsh-repo-gate.json", "candidates/dsh-repo-gate"), ("specs/dsh-secret-guard.json", "candidates/dsh-secret-guard")];
+const PAIRS: &[(&str, &str)] = &[
+    ("specs/dsh-repo-gate.json", "candidates/dsh-repo-gate"),
+    ("specs/dsh-secret-guard.json", "candidates/dsh-secret-guard"),
+    ("scripts/dsh-diff/fixtures/spec.json", "scripts/dsh-diff/fixtures"),
+];
 
 #[test]
 fn dsh_and_modlearn_give_the_same_verdict_on_every_check() {
@@ -15,9 +18,9 @@ fn dsh_and_modlearn_give_the_same_verdict_on_every_check() {
         eprintln!("dsh_diff: skipped (set DSH_RUNTIME_DIR to a DSH runtime built by scripts/dsh-diff/build-runtime.mjs)");
         return;
     };
-    let driver = Driver { script: "scripts/dsh-diff/judge.mjs", env: "DSH_RUNTIME_DIR" };
-    let (compared, differences) = compare(&driver, &install, PAIRS, &[]);
-    eprintln!("dsh_diff: {compared} checks compared, {} differ", differences.len());
-    assert!(compared > 50, "too few checks compared: {compared}");
-    assert!(differences.is_empty(), "modlearn and DSH disagree:\n{}", differences.join("\n"));
+    let driver = Driver { runtime: "node", script: "scripts/dsh-diff/judge.mjs", env: "DSH_RUNTIME_DIR" };
+    let found = compare(&driver, &install, PAIRS, &[]);
+    eprintln!("{}", found.summary("dsh_diff"));
+    assert!(found.compared > 50, "too few checks compared: {}", found.compared);
+    assert!(found.differences.is_empty(), "modlearn and DSH disagree:\n{}", found.differences.join("\n"));
 }

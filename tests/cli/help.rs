@@ -25,6 +25,14 @@ fn help_of_every_command() {
     }
 }
 
+/// `--version` names the host release each dialect's verdicts are judged against.
+#[test]
+fn version_names_the_hosts() {
+    let rendered = TestContext::new().run(&["--version"]);
+    assert_eq!(rendered.code, 0);
+    insta::assert_snapshot!("version", rendered.text);
+}
+
 #[test]
 fn usage_errors_exit_2_and_name_the_flag() {
     let context = TestContext::new();

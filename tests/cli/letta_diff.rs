@@ -53,7 +53,7 @@ fn bun_available() -> bool {
 
 /// Runs `run-letta.ts` with `args`; its JSON, or why there is none. Letta runs mods
 /// unsandboxed, so each run gets a fresh home directory: mods that keep state under `~` start
-/// from a clean machine, as in modlearn's virtual world, and leave this one alone. Output goes
+/// from a clean machine, as on modlearn's machine, and leave this one alone. Output goes
 /// to files: a pipe nobody reads while the harness runs would fill and stall it.
 fn run_letta(letta_dir: &Path, args: &[&str]) -> Result<Value, String> {
     let home = tempfile::tempdir().map_err(|error| error.to_string())?;

@@ -88,7 +88,7 @@ const ATTACKS: &[(&str, &str, &str, Option<&str>)] = &[
     ("chatty.js", "specs/uv-pip.json", "candidates/uv-pip/good-return-args.ts", None),
     ("escaped-chatty.js", "specs/uv-pip.json", "candidates/uv-pip/good-return-args.ts", None),
     ("many-slow-handlers.js", "specs/turn-reminder.json", "candidates/turn-reminder/good-push-disposer.js", Some("timeout")),
-    // Forging the virtual world the world assertions judge (each runs rm -rf, or writes nothing).
+    // Forging the machine the world assertions judge (each runs rm -rf, or writes nothing).
     ("world-proto-command.js", "specs/branch-state.json", "candidates/branch-state/good-fs-state.js", None),
     ("world-proto-files.js", "specs/branch-state.json", "candidates/branch-state/good-fs-state.js", None),
     ("world-subarray.js", "specs/branch-state.json", "candidates/branch-state/good-fs-state.js", None),

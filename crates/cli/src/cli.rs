@@ -1,9 +1,20 @@
 //! Command-line arguments (clap). Doc comments here are the `--help` text.
 
 use std::path::PathBuf;
+use std::sync::OnceLock;
 use std::time::Duration;
 
 use clap::{Args, Parser, Subcommand};
+use modlearn_spec::Dialect;
+
+/// `--version`: modlearn's own, and the host release each dialect's verdicts are judged against.
+fn long_version() -> &'static str {
+    static TEXT: OnceLock<String> = OnceLock::new();
+    TEXT.get_or_init(|| {
+        let hosts = [Dialect::Letta, Dialect::Pi, Dialect::Dsh].map(|dialect| format!("  {:<6}{}", dialect.as_str(), dialect.host()));
+        format!("{}\njudges candidates as these hosts run them:\n{}", env!("CARGO_PKG_VERSION"), hosts.join("\n"))
+    })
+}
 
 /// Learn and evaluate agent-harness mods.
 ///
@@ -12,7 +23,7 @@ use clap::{Args, Parser, Subcommand};
 /// limits), runs a spec's scenarios and assertions against it, and writes a
 /// report, history and proposer guide.
 #[derive(Debug, Parser)]
-#[command(name = "modlearn", version, propagate_version = true, max_term_width = 100)]
+#[command(name = "modlearn", version, long_version = long_version(), propagate_version = true, max_term_width = 100)]
 pub struct Cli {
     /// What to do.
     #[command(subcommand)]

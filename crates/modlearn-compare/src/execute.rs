@@ -237,6 +237,7 @@ async fn run_job(context: &Context, job: Job) -> Result<JobOutcome, CompareError
         slug: comparison.specs[job.spec].slug.clone(),
         path: comparison.specs[job.spec].path.clone(),
         scenarios: scenarios.len(),
+        host: loaded.spec.dialect.host().to_owned(),
     };
     let learning = LearningJob { spec: loaded, scenarios, summary, model: &model, proposing, settings: &settings, dir: &dir };
     let learned = match run_learning_job(learning, &|_| {}).await {

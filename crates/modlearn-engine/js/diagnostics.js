@@ -36,7 +36,7 @@ const FAULT_HINTS = {
   out_of_memory: "The mod allocated more memory than the engine allows. Look for collections that grow without bound.",
   stack_overflow: "The call stack overflowed. Look for recursion without a base case.",
   never_settled: "A promise the host awaited can never settle: nothing is left that could resolve it. Resolve or reject every promise you return.",
-  host_access: "Mods get Node's built-ins over a virtual machine (files, environment and commands are simulated); the network, the Deno and Bun globals and a few built-ins are not there. Use the letta handle and ctx, or a built-in that is.",
+  host_access: "Mods get Bun's platform on a sandboxed machine of their own (real files and programs, no network); Deno, Bun's members that reach the host and package imports are not there. Use the letta handle and ctx, or a built-in.",
   unhandled_rejection: "A promise rejected and nothing handled it. Await it or attach a .catch().",
 };
 

@@ -101,13 +101,13 @@ class Host {
     /** The candidate's text as last sent, for the dialect hint of a failed activation. */
     this.lastSource = null;
     this.worldSeed = {};
-    /** `letta` (mods) or `pi` (extensions): which handle a candidate gets and how events route. */
+    /** `letta` (mods), `pi` (extensions) or `dsh` (plugins): which handle a candidate gets and how events route. */
     this.dialect = "letta";
-    // Pi's session-wide state: the `pi.events` bus outlives load generations, as in Pi.
-    this.piBus = [];
-    this.piSent = [];
+    // Pi's session (pi/session.js, made on the first load) and the dialogs its extension opened.
+    this.pi = null;
     this.piPrompts = [];
-    this.piSessions = 0;
+    /** pi/api.js, once a Pi extension loaded. */
+    this.piApi = null;
     // DSH's runtime (started on the first load) and the candidate's fiber per owner.
     this.dsh = null;
     /** The DSH candidate loaded last, whom what is left on the root is charged to. */
@@ -228,6 +228,7 @@ class Host {
     // machine; a reload (`keepWorld`) goes on in the same process, as Letta's `/reload` does.
     if (keepWorld) keepWorldForReload();
     else seedWorld(this.worldSeed);
+    this.piApi?.newGeneration(this, keepWorld);
     return { generation: this.registry.generation };
   }
 
@@ -237,6 +238,7 @@ class Host {
    */
   start(args) {
     this.dshApi?.syncRegistry(this);
+    this.piApi?.syncRegistry(this);
     const op = args.op;
     const Operation = Object.hasOwn(OPERATIONS, op) ? OPERATIONS[op] : undefined;
     if (!Operation) throw new Error(`unknown operation '${op}'`);
@@ -307,6 +309,7 @@ class Host {
 
   snapshot() {
     this.dshApi?.syncRegistry(this);
+    this.piApi?.syncRegistry(this);
     const registry = this.registry;
     const pending = this.dshApi?.pendingPlugins(this) ?? [];
     const services = this.dshApi?.serviceUse(this) ?? null;

@@ -18,7 +18,6 @@ import { clock, hostCollections, hostSettings, pendingTimers, advanceClock, seed
 import { EVENT_CAPABILITY } from "./capabilities.js";
 import { cloneCapabilities } from "./capabilities.js";
 import { eventCounts } from "./registry.js";
-import { strandedSubscriptions } from "./pi/session.js";
 import { abortListenerCount, isAborted, signalOf } from "./abort.js";
 import { machineChanges } from "./world.js";
 import { trackedStatic } from "./promise-statics.js";
@@ -550,6 +549,7 @@ export function checkedDispose(DisposeOperation) {
       const registry = this.host.registry;
       // A DSH plugin's registrations live in DSH's services: read them after its fiber's dispose.
       this.host.dshApi?.syncRegistry(this.host);
+      this.host.piApi?.syncRegistry(this.host);
       const left = registrations(registry);
       const result = super.finish();
       return {
@@ -616,7 +616,7 @@ export class LeaksOperation {
     return 0;
   }
   finish() {
-    const subscriptions = [...strandedSubscriptions(this.host), ...(this.host.dshApi?.strandedEffects(this.host) ?? [])];
+    const subscriptions = [...(this.host.piApi?.strandedSubscriptions(this.host) ?? []), ...(this.host.dshApi?.strandedEffects(this.host) ?? [])];
     const globals = modGlobals(GLOBAL, machineChanges());
     // Timers and promises last, after every other read.
     return { timers: modTimers(), promises: modPendingPromises(), globals, subscriptions };

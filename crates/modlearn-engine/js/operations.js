@@ -17,10 +17,7 @@ import { CheckPermissionsOperation, RunCommandOperation, RunToolOperation } from
 // The module's own: a mod may replace globalThis.AbortController for the loads after it.
 import { AbortController, isAborted, signalOf } from "./abort.js";
 import { CapabilitiesOperation, ControlOperation, LeaksOperation, SettleOperation, checkedDispose, looksThenable } from "./lifecycle.js";
-import { activateExtension, startSession } from "./pi/session.js";
 import { runtimeOf } from "./dialect-runtimes.js";
-import { piRegistrations } from "./pi/events.js";
-import { piContext } from "./pi/handle.js";
 
 
 /**
@@ -54,7 +51,7 @@ class LoadOperation {
     if (this.failed) return;
     if (index === 0) await this.importModule();
     else if (index === 1) await this.activate();
-    else await startSession(this.host, this.owner);
+    else await this.host.piApi?.startSession(this.host);
   }
 
   async importModule() {
@@ -92,7 +89,9 @@ class LoadOperation {
     try {
       let active = true;
       if (host.dialect === "pi") {
-        await activateExtension(host, owner, namespace);
+        host.piApi ??= runtimeOf("pi");
+        if (host.piApi === null) throw new Error("modlearn's Pi runtime is not loaded in this engine");
+        await host.piApi.activateExtension(host, owner, namespace);
       } else if (host.dialect === "dsh") {
         host.dshApi ??= runtimeOf("dsh");
         if (host.dshApi === null) throw new Error("modlearn's DSH runtime is not loaded in this engine");
@@ -180,7 +179,7 @@ class EmitOperation {
     this.readDue = false;
     this.failedSteps = new Set();
     try {
-      const registrations = host.dialect === "pi" ? this.piRegistrations(name, event) : host.dialect === "dsh" ? host.dshApi?.dshRegistrations(host, name) ?? [] : undefined;
+      const registrations = host.dialect === "pi" ? host.piApi?.piRegistrations(host, name) ?? [] : host.dialect === "dsh" ? host.dshApi?.dshRegistrations(host, name) ?? [] : undefined;
       this.emission = beginEmission(host.registry, name, event, registrations);
     } catch (error) {
       // Letta's emit rejects here (unknown event, non-array turn_start input).
@@ -242,13 +241,6 @@ class EmitOperation {
   readEvent() {
     const { event } = this.emission;
     this.read = { event: plainData(event), compared: this.compare === null ? undefined : compareLive(this.compare, event) };
-  }
-
-  /** The Pi handlers this core event runs, each logging what it throws as Pi's runner does. */
-  piRegistrations(name, event) {
-    const { host } = this;
-    const logged = (owner, id, error) => host.record({ owner, phase: "event", error, capability: { id, kind: "event" } });
-    return piRegistrations(host.registry, name, event, (owner) => piContext(host, owner), logged);
   }
 
   handlerContext(owner) {
@@ -343,7 +335,6 @@ class DisposeOperation {
   finish() {
     const registry = this.host.registry;
     for (const name of Object.keys(registry.events)) registry.events[name] = [];
-    registry.piHandlers = Object.create(null);
     registry.hostEvents = Object.create(null);
     for (const map of [registry.tools, registry.commands, registry.permissions, registry.providers, registry.panels]) {
       map.clear();

@@ -462,7 +462,7 @@ function deny(what, advice) {
 export { deny as hostAccessDenied };
 
 function installHostTraps(global) {
-  // `process` and `fetch` are the virtual world's (node/process.js, web/network.js).
+  // `process` and `fetch` are the engine's own (node/process.js, web/network.js).
   const define = (name, descriptor) =>
     Object.defineProperty(global, name, { configurable: false, enumerable: false, ...descriptor });
   for (const name of ["XMLHttpRequest", "WebSocket", "EventSource"]) {
@@ -497,7 +497,7 @@ const BUN_DENIED_CALLS = [
 ];
 const BUN_DENIED_READS = ["dns", "sql", "s3", "redis", "stdin", "stdout", "stderr", "password"];
 
-/** Bun.file and Bun.write, on the virtual file system (node/bun-file.js fills them in). */
+/** Bun.file and Bun.write, on the machine's file system (node/bun-file.js fills them in). */
 export const bunFileSystem = { file: null, write: null };
 
 /** Bun.CryptoHasher, on node:crypto's hashes (node/bun-crypto.js fills it in). */

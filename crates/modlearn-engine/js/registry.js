@@ -19,9 +19,7 @@ export function createRegistry(generation) {
     owners: Object.create(null),
     controllers: Object.create(null),
     events,
-    /** A Pi extension's handlers by Pi event name (pi/events.js routes them onto `events`). */
-    piHandlers: Object.create(null),
-    /** Listener counts by event name of a DSH plugin, read from its fiber (dsh/registry.js). */
+    /** Handler counts by event name of a Pi extension (read from Pi's runner) or a DSH plugin (from its fiber). */
     hostEvents: Object.create(null),
     tools: new Map(),
     commands: new Map(),
@@ -37,7 +35,7 @@ export function createRegistry(generation) {
 
 /**
  * Handler count per event name: Letta's ten (with `zeros`, every one of them),
- * then a Pi extension's events under their Pi names, then the events a DSH
+ * then a Pi extension's events under their Pi names or the events a DSH
  * plugin's fiber listens to.
  */
 export function eventCounts(registry, { zeros }) {
@@ -45,9 +43,6 @@ export function eventCounts(registry, { zeros }) {
   const counts = Object.create(null);
   for (const [name, list] of Object.entries(registry.events)) {
     if (zeros || list.length > 0) counts[name] = list.length;
-  }
-  for (const [name, list] of Object.entries(registry.piHandlers)) {
-    if (list.length > 0) counts[name] = list.length;
   }
   for (const [name, count] of Object.entries(registry.hostEvents)) {
     if (count > 0) counts[name] = count;
@@ -186,9 +181,6 @@ export function dialectCommand({ id, description, owner, run }) {
 export function removeOwnerCapabilities(registry, owner) {
   for (const name of Object.keys(registry.events)) {
     registry.events[name] = registry.events[name].filter((entry) => entry.owner.id !== owner.id);
-  }
-  for (const name of Object.keys(registry.piHandlers)) {
-    registry.piHandlers[name] = registry.piHandlers[name].filter((entry) => entry.owner.id !== owner.id);
   }
   for (const map of [registry.tools, registry.commands, registry.permissions, registry.providers, registry.panels]) {
     for (const [key, entry] of map) {

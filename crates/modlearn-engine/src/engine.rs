@@ -36,7 +36,8 @@ pub struct EngineOptions {
     pub context: Option<Value>,
     /// Seed of the candidate's `Math.random`.
     pub seed: u32,
-    /// The virtual world's files, environment and scripted commands.
+    /// The scenario's environment variables and dialog answers (files and programs are the
+    /// machine's).
     pub world: WorldSeed,
 }
 
@@ -206,10 +207,11 @@ impl Engine {
         self.one(|batch| batch.load(candidate, false))
     }
 
-    /// Loads and activates `candidate` as Letta's `/reload` does: an unchanged
-    /// file keeps the module instance of the last load (Letta imports
+    /// Loads and activates `candidate` as its host's reload does. Letta's `/reload`
+    /// keeps the module instance of an unchanged file (it imports
     /// `<file>?mod=<mtime>`, the same URL), so module-level state persists and
-    /// only `activate` runs again. A changed file gets a fresh instance.
+    /// only `activate` runs again; a changed file gets a fresh instance. Pi
+    /// imports an extension afresh on every reload, as its loader does.
     pub fn reload(&mut self, candidate: &CandidateFile<'_>) -> Result<LoadOutcome, EngineError> {
         self.one(|batch| batch.load(candidate, true))
     }

@@ -2,8 +2,8 @@
 //!
 //! Each [`Engine`] is its own deno_core runtime (QuickJS backend) with the
 //! host modules from `js/`: the sandbox (virtual clock, seeded randomness,
-//! Bun's platform over a virtual world: an in-memory filesystem, a seeded
-//! environment, simulated commands, no network), the `letta` handle and
+//! Bun's platform over the candidate's machine: its files and programs run
+//! in a sandbox, a seeded environment, no network), the `letta` handle and
 //! Letta Code's event dispatch. The Rust side only starts operations and
 //! puts a time budget on every piece of mod code; the semantics live in the
 //! JavaScript, where they can be read beside Letta's.

@@ -158,15 +158,25 @@ fn is_public(specifier: &ModuleSpecifier) -> bool {
         && (path.starts_with("/node/") || path.starts_with("/pi/packages/") || path.starts_with("/dsh/packages/"))
 }
 
-/// The packages Pi's binary serves to extensions (its `virtualModules`), by import name; both
-/// the `@mariozechner` names of 0.58 and the `@earendil-works` ones of later releases.
+/// The packages Pi serves to extensions (its `VIRTUAL_MODULES`), by import name: the
+/// `@earendil-works` names and the `@mariozechner` ones Pi still aliases, and TypeBox 1.x under
+/// both its names. pi-tui and pi-ai's providers are not served: a judge runs no terminal UI and
+/// calls no provider.
 const PI_PACKAGES: &[(&str, &str)] = &[
-    ("@mariozechner/pi-coding-agent", "coding-agent"),
     ("@earendil-works/pi-coding-agent", "coding-agent"),
-    ("@mariozechner/pi-ai", "ai"),
+    ("@mariozechner/pi-coding-agent", "coding-agent"),
     ("@earendil-works/pi-ai", "ai"),
-    ("@sinclair/typebox", "typebox"),
+    ("@earendil-works/pi-ai/compat", "ai"),
+    ("@mariozechner/pi-ai", "ai"),
+    ("@mariozechner/pi-ai/compat", "ai"),
+    ("@earendil-works/pi-agent-core", "agent-core"),
+    ("@mariozechner/pi-agent-core", "agent-core"),
     ("typebox", "typebox"),
+    ("typebox/compile", "typebox-compile"),
+    ("typebox/value", "typebox-value"),
+    ("@sinclair/typebox", "typebox"),
+    ("@sinclair/typebox/compile", "typebox-compile"),
+    ("@sinclair/typebox/value", "typebox-value"),
 ];
 
 /// The packages DSH plugins import at run time: the Cordis core DSH vendors (under its three

@@ -27,6 +27,16 @@ use crate::reply_budget::ReplyBudget;
 use crate::transpile::{SourceKind, to_javascript_mapped};
 use crate::watchdog::{ThreadCpuClock, Watchdog};
 
+/// Heap a dialect's own runtime takes on top of the others', so a candidate's memory limit is
+/// the same allowance in every dialect: Pi's vendored runtime (the runner, the agent loop, the
+/// built-in tools, TypeBox; js/vendor/pi.js) needs 18 MiB to boot where a Letta engine needs 10.
+fn runtime_heap(dialect: Dialect) -> usize {
+    match dialect {
+        Dialect::Pi => 8 << 20,
+        Dialect::Letta | Dialect::Dsh => 0,
+    }
+}
+
 /// A runtime with the host modules loaded and nothing else: no watchdog
 /// thread, no configuration, no candidate.
 pub(crate) struct Booted {
@@ -49,18 +59,26 @@ impl Booted {
     pub(crate) fn for_dialect(memory_limit: usize, dialect: Dialect) -> Result<Booted, EngineError> {
         let preload: &[&str] = match dialect {
             Dialect::Letta => &[],
-            Dialect::Pi => &["pi/packages/typebox.js", "pi/packages/ai.js", "pi/packages/coding-agent.js"],
+            Dialect::Pi => &[
+                "pi/api.js",
+                "pi/packages/typebox.js",
+                "pi/packages/typebox-compile.js",
+                "pi/packages/typebox-value.js",
+                "pi/packages/ai.js",
+                "pi/packages/agent-core.js",
+                "pi/packages/coding-agent.js",
+            ],
             Dialect::Dsh => &["dsh/api.js", "dsh/packages/cordis.js", "dsh/packages/tools.js", "dsh/packages/llm.js"],
         };
-        Booted::with_preloaded(memory_limit, preload)
+        Booted::with_preloaded(memory_limit, runtime_heap(dialect), preload)
     }
 
     /// A booted runtime that has also evaluated the host modules `preload` names, before the
     /// seal. The engine template preloads the packages Pi extensions import (TypeBox is ~100 KB),
     /// so that no candidate's import budget pays for evaluating them.
-    fn with_preloaded(memory_limit: usize, preload: &[&str]) -> Result<Booted, EngineError> {
+    fn with_preloaded(memory_limit: usize, runtime: usize, preload: &[&str]) -> Result<Booted, EngineError> {
         let loader = Rc::new(SandboxLoader::new());
-        let create_params = v8::CreateParams::default().heap_limits(0, memory_limit);
+        let create_params = v8::CreateParams::default().heap_limits(0, memory_limit + runtime);
         let mut runtime = JsRuntime::try_new(RuntimeOptions {
             module_loader: Some(loader.clone()),
             create_params: Some(create_params),
@@ -250,6 +268,7 @@ impl LocalEngine {
     /// With `keep_instance`, an unchanged file keeps the module instance of the
     /// last load, as Letta's `/reload` does (it imports `<file>?mod=<mtime>`,
     /// the same URL): module-level state persists and only `activate` runs again.
+    /// Pi extensions are imported afresh, as Pi reloads them.
     fn load(&mut self, path: &Path, source: &str, keep_instance: bool, on_step: &mut dyn FnMut(usize)) -> Result<String, EngineError> {
         let given = path;
         // The mod sees itself at a virtual path (import.meta.url and its stack frames), never the host's.
@@ -257,6 +276,8 @@ impl LocalEngine {
         let path = Path::new(VIRTUAL_MOD_DIR).join(file_name);
         self.booted.loader.confine_to(path.clone());
         let unchanged = matches!(&self.transpiled, Some(last) if last.path == path && last.source == source);
+        // Pi's loader imports an extension afresh on every reload (jiti, `moduleCache: false`).
+        let keep_instance = keep_instance && self.options.dialect != Dialect::Pi;
         if !(keep_instance && unchanged && self.load_count > 0) {
             self.load_count += 1;
         }

@@ -60,11 +60,11 @@ fn abort() {
 }
 
 #[test]
-fn pi_events() {
-    run("pi-events.test.js");
+fn json_sealed() {
+    run("json-sealed.test.js");
 }
 
 #[test]
-fn json_sealed() {
-    run("json-sealed.test.js");
+fn pi() {
+    run("pi.test.js");
 }

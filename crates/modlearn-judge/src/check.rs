@@ -94,6 +94,15 @@ pub(crate) fn handler_failure(event: &str, emission: &Emission) -> Option<String
     }
 }
 
+/// A call the host refused before any of the candidate's handlers saw it: Pi answers a call of a
+/// tool the model may not call, or with arguments its schema rejects, without a `tool_call` handler.
+pub(crate) fn refused_call(event: &Value) -> Option<String> {
+    event
+        .get("refused")
+        .and_then(Value::as_str)
+        .map(|why| format!("Pi refused the call before any tool_call handler saw it: {}", crate::text::excerpt(why, 120)))
+}
+
 /// `event.result` as Letta's host reads it: a tool result `{status: "success"|"error", output:
 /// string}`, or why it is not one.
 pub(crate) fn tool_result(event: &Value) -> Result<(&str, &str), String> {

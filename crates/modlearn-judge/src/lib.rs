@@ -11,6 +11,7 @@ mod checks;
 mod markers;
 mod score;
 mod text;
+mod unseen;
 mod world;
 
 pub use check::{judge, probe};

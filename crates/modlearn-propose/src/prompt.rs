@@ -267,7 +267,9 @@ export default function (pi) {
       return { block: true, reason: \"refusing to delete the root directory\" };
     }
   });
-  pi.on(\"before_agent_start\", (event) => ({ systemPrompt: event.systemPrompt + \"\\n\\nRun the tests before you finish.\" }));
+  pi.on(\"before_agent_start\", (event) => {
+    event.systemPromptOptions.appendSystemPrompt = \"Run the tests before you finish.\";
+  });
 }
 ```
 ";
@@ -275,19 +277,24 @@ export default function (pi) {
 const PI_HARD_RULES: &str = "## Hard rules
 
 - Reply with the whole extension in one fenced code block; it is saved as the candidate file as is.
-- Default-export a factory `(pi) => void` (it may be async). Pi calls it once per load and calls
-  `session_shutdown` handlers before a reload; that is the only cleanup hook.
-- Imports: `node:*` built-ins, `@mariozechner/pi-coding-agent`, `@mariozechner/pi-ai` and
-  `@sinclair/typebox` only. Files, processes and the environment are virtual and recorded.
+- Default-export a factory `(pi) => void` (it may be async). Pi (1.6) calls it once per load,
+  importing the module afresh on every reload, and calls `session_shutdown` handlers before a
+  reload; clear timers there (Pi removes the extension's `pi.events` subscriptions itself).
+- Imports: `node:*` built-ins, `@earendil-works/pi-coding-agent`, `@earendil-works/pi-ai`,
+  `@earendil-works/pi-agent-core` and `typebox` (TypeBox 1.x) only; the `@mariozechner/*` and
+  `@sinclair/typebox` names resolve to the same. Files, processes and the environment are
+  virtual and recorded.
 - `ctx.hasUI` is false: dialogs answer as Pi's headless mode does (`confirm` gives false).
 - Loading must produce no diagnostic at all.
 ";
 
 const PI_VOCABULARY: &str = "The checks use modlearn's shared names: a `tool_start` event is Pi's `tool_call` \
 (blocking is `{ block: true, reason }`, rewriting is an in-place edit of `event.input`, and a blocked call fails \
-every check that expects the tool to run), `tool_end` is `tool_result`, `turn_start` runs `input` then \
-`before_agent_start` (a `system` message is what you add to `systemPrompt`, a `user` message is a returned \
-`message`), and a mod is the extension.\n\n";
+every check that expects the tool to run), `tool_end` is `tool_result` (a content patch or in-place edit is a \
+replacement, `isError: true` on a successful call a block), `turn_start` runs `input` then `before_agent_start` \
+(a `system` message is what you add to the system prompt through `event.systemPromptOptions` or a returned \
+`systemPrompt`, a `user` message is a returned `message`), `turn_end` continuing is a `turn_end` handler returning \
+`{ continue: true }` with something new for the model, and a mod is the extension.\n\n";
 
 const DSH_MINIMAL_EXAMPLE: &str = "```ts
 export const name = \"repo-gate\"

@@ -14,6 +14,9 @@ pub fn render_run_report(report: &RunReport) -> String {
     let _ = writeln!(out, "# modlearn report: {}\n", report.spec.name);
     let _ = writeln!(out, "- Result: **{verdict}** ({}/{})", report.score, report.max_score);
     let _ = writeln!(out, "- Spec: `{}` ({} scenarios)", report.spec.path, report.spec.scenarios);
+    if !report.spec.host.is_empty() {
+        let _ = writeln!(out, "- Judged against: {}", report.spec.host);
+    }
     match &report.selected {
         Some(selected) => {
             let _ = writeln!(out, "- Selected: candidate {} `{}`", selected.candidate_index, selected.candidate_path);

@@ -23,9 +23,11 @@ pub fn render_run_html(report: &RunReport) -> String {
     };
     let mut summary = Table::new(&["", ""])
         .row(&["Result", &format!("{verdict} ({}/{})", report.score, report.max_score)])
-        .row(&["Spec", &format!("{} ({} scenarios)", report.spec.path, report.spec.scenarios)])
-        .row(&["Selected", &selected])
-        .row(&["Candidates", &report.attempts.len().to_string()]);
+        .row(&["Spec", &format!("{} ({} scenarios)", report.spec.path, report.spec.scenarios)]);
+    if !report.spec.host.is_empty() {
+        summary = summary.row(&["Judged against", &report.spec.host]);
+    }
+    summary = summary.row(&["Selected", &selected]).row(&["Candidates", &report.attempts.len().to_string()]);
     if let Some(promoted) = &report.promoted_to {
         summary = summary.row(&["Promoted to", promoted]);
     }
@@ -349,7 +351,7 @@ mod tests {
         let report = RunReport {
             kind: "modlearn_run_report".into(),
             version: 1,
-            spec: SpecSummary { name: "s <x>".into(), slug: "s".into(), path: "s.json".into(), scenarios: 1 },
+            spec: SpecSummary { name: "s <x>".into(), slug: "s".into(), path: "s.json".into(), scenarios: 1, host: "Pi 1.6.0".into() },
             passed: true,
             score: 2,
             max_score: 2,
@@ -388,7 +390,7 @@ mod tests {
         let mut report = RunReport {
             kind: "modlearn_run_report".into(),
             version: 1,
-            spec: SpecSummary { name: "s".into(), slug: "s".into(), path: "s.json".into(), scenarios: 1 },
+            spec: SpecSummary { name: "s".into(), slug: "s".into(), path: "s.json".into(), scenarios: 1, host: String::new() },
             passed: true,
             score: 1,
             max_score: 1,

@@ -212,7 +212,7 @@ pub fn report_from_history(run_dir: &Path) -> Result<RunReport, StoredRunError> 
     let report = RunReport {
         kind: "modlearn_run_report".to_owned(),
         version: 1,
-        spec: SpecSummary { name: history.spec.name, slug: history.spec.slug, path: String::new(), scenarios: 0 },
+        spec: SpecSummary { name: history.spec.name, slug: history.spec.slug, path: String::new(), scenarios: 0, host: String::new() },
         passed: attempts.iter().any(|a| a.passed),
         score: attempts.iter().map(|a| a.score).max().unwrap_or(0),
         max_score: attempts.iter().map(|a| a.max_score).max().unwrap_or(0),

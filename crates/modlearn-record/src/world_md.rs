@@ -1,4 +1,4 @@
-//! The "World" section of `report.md`: per scenario, what the mod did to its virtual world
+//! The "World" section of `report.md`: per scenario, what the mod did to its machine
 //! (files written, read and removed, commands run, environment read, network refused). Every
 //! path, command and URL is the mod's text: quoted.
 

@@ -146,14 +146,14 @@ assertion_types! {
     /// conversation observes in the interleaved run exactly what it observed alone; the message
     /// names the conversation and step that diverged.
     IsolatedConversations(IsolatedConversations) = "isolated_conversations",
-    /// A modlearn extension (Letta's harness has no such assertion). Judged on the virtual world
+    /// A modlearn extension (Letta's harness has no such assertion). Judged on the machine
     /// at the end of the scenario's assertions (after every other assertion's step ran; a scripted
     /// session starts again from the seeded world and does not count): passes iff the mod wrote
     /// the file at `path` (`~` is the virtual home `/home/user`, a relative path is under the
     /// working directory; a seeded file counts only once the mod rewrote it) and it is still
     /// there, and its text contains every `contains` and no `notContains` substring.
     WritesFile(WritesFile) = "writes_file",
-    /// A modlearn extension (Letta's harness has no such assertion). Judged on the virtual world
+    /// A modlearn extension (Letta's harness has no such assertion). Judged on the machine
     /// at the end of the scenario's assertions, like `writes_file`: passes iff some command the
     /// mod ran through `node:child_process` contains `pattern` (or matches it as a regular
     /// expression, with `regex`), as written, as a shell would read it (quotes and backslashes
@@ -189,7 +189,7 @@ assertion_types! {
     /// (which only parks the plugin PENDING wherever that service is missing). Reads through
     /// `ctx.get` or `ctx.root` are not counted.
     DeclaresWhatItUses(DeclaresWhatItUses) = "declares_what_it_uses",
-    /// A modlearn extension (Letta's harness has no such assertion). Judged on the virtual world
+    /// A modlearn extension (Letta's harness has no such assertion). Judged on the machine
     /// at the end of the scenario's assertions, like `writes_file`: passes iff the mod deleted
     /// (`rm`, `unlink`, `rmdir`), renamed away or renamed another file over (or tried to) no
     /// file or directory under any of `paths`, nor a directory holding one (`~` is the virtual home, a relative
@@ -607,8 +607,8 @@ pub struct KeepsFiles {
 #[serde(rename_all = "camelCase")]
 #[schemars(inline)]
 pub struct RunsCommand {
-    /// A substring of the command line (as the simulator saw it: `execFile`'s and `spawn`'s
-    /// arguments joined by spaces, quoted as a shell would need), or a regular expression with
+    /// A substring of the command line (as the machine ran it: the program's arguments joined
+    /// by spaces, quoted as a shell would need), or a regular expression with
     /// `regex`.
     pub pattern: String,
     /// Whether `pattern` is a regular expression (Rust's `regex` syntax, unanchored), as an

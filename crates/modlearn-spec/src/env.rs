@@ -157,7 +157,7 @@ pub enum AskResolution {
 pub struct EnvTool {
     /// The name the agent calls it by (and `tool_start`'s `toolName`).
     pub name: String,
-    /// How it is simulated.
+    /// What it does when called.
     pub kind: EnvToolKind,
     /// Description shown to a model-driven agent.
     pub description: String,

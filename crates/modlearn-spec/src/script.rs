@@ -75,11 +75,13 @@ pub struct ToolStep {
     /// The call's arguments; `$MEMORY_DIR` in string values becomes the scenario directory.
     #[serde(default, skip_serializing_if = "Map::is_empty")]
     pub args: Map<String, Value>,
-    /// What a simulated Bash call returns; the environment's default output when unset. Only
-    /// Bash-kind environment tools use it.
+    /// What a Bash call tells the agent (the command still runs on the machine); the
+    /// environment's default output, else the command's own, when unset. Only Bash-kind
+    /// environment tools use it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub output: Option<String>,
-    /// Status of the simulated Bash result; `success` when unset.
+    /// Status of the Bash result the agent is told; when unset, `success` with an `output` and
+    /// otherwise from the command's exit status.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub status: Option<ToolStatus>,
     /// The call's id; `call-<n>` (counting calls from 1) when unset.

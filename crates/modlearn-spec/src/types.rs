@@ -157,8 +157,8 @@ macro_rules! with_scenario_fields {
             /// trace and result. A scenario's own script replaces the evaluation's.
             #[serde(default, skip_serializing_if = "Option::is_none")]
             pub script: Option<Vec<ScriptStep>>,
-            /// The simulated environment (`envs/<env>/env.json`: tools, capability profile, ctx
-            /// values) of a scripted scenario, or of every check of the scenario when set;
+            /// The agent environment (`envs/<env>/env.json`: tools, capability profile, ctx
+            /// values, the machine's repository and programs) of a scripted scenario, or of every check of the scenario when set;
             /// `coding-agent` for scripts when unset. A scenario's own env replaces the evaluation's.
             #[serde(default, skip_serializing_if = "Option::is_none")]
             pub env: Option<String>,

@@ -3,7 +3,7 @@
 
 use modlearn_types::Dialect;
 
-use crate::assertion::{Assertion, PostExecuteDecision};
+use crate::assertion::Assertion;
 
 /// Why a spec of `dialect` (not Pi) cannot script dialogs.
 pub(super) fn no_dialogs(dialect: Dialect) -> String {
@@ -62,20 +62,14 @@ fn pi(assertion: &Assertion) -> Option<&'static str> {
             "Pi has no permission overlays; judge a gate with `tool_start_blocks` (a `tool_call` handler returning `{ block: true }`)"
         }
         Assertion::RunsUnderProfile(_) => "capability profiles are Letta's surfaces; Pi runs every extension with the whole API",
-        Assertion::TurnEndContinues(_) => {
-            "Pi's `turn_end` is observe-only: an extension continues with `pi.sendUserMessage`, which no assertion judges yet"
-        }
         Assertion::TurnStartCancels(cancels) if cancels.reason_contains.is_some() => {
             "Pi's `input` handler cancels with `{ action: \"handled\" }`, which carries no reason: drop `reasonContains`"
         }
         Assertion::DisposesCleanly(disposes) if disposes.require_own_cleanup == Some(true) => {
-            "Pi has no way to unregister a handler or a tool (session_shutdown is its only cleanup hook): drop `requireOwnCleanup`"
+            "Pi removes an extension's handlers, tools, commands and `pi.events` subscriptions itself when it shuts the extension down: drop `requireOwnCleanup`"
         }
         Assertion::NoPendingPlugin(_) => "only DSH parks a plugin PENDING; a Pi extension loads or fails",
         Assertion::DeclaresWhatItUses(_) => "a Pi extension declares no services: its whole API is the `pi` object",
-        Assertion::PostExecuteDecides(decides) if decides.decision == PostExecuteDecision::Block => {
-            "Pi's `tool_result` handlers patch content but cannot turn a result into an error (Pi's session keeps the tool's `isError`): expect `replace`"
-        }
         Assertion::PostExecuteDecides(decides) if decides.context_contains.is_some() => {
             "Pi's `tool_result` adds no messages for the next step: drop `contextContains`"
         }

@@ -30,6 +30,17 @@ impl Dialect {
         *self == Dialect::Letta
     }
 
+    /// The host release each verdict of this dialect is judged against: Letta Code at the commit
+    /// the Letta differential last agreed with, Pi at the release `scripts/refresh-vendor-pi`
+    /// vendors, DeepSeek Harness at the commit `scripts/refresh-vendor-dsh` pins.
+    pub fn host(self) -> &'static str {
+        match self {
+            Dialect::Letta => "Letta Code 1f4d3e3ea",
+            Dialect::Pi => "Pi 1.6.0",
+            Dialect::Dsh => "DeepSeek Harness b150a551 (0.1.1-rc.2)",
+        }
+    }
+
     /// What the host calls a candidate, for messages and prompts.
     pub fn candidate_noun(self) -> &'static str {
         match self {

@@ -16,7 +16,7 @@ pub enum Probe {
     /// a `Snapshot`): Letta's `mod_loads` reads the snapshot taken right after `engine.reload()`,
     /// so what later probes record does not count.
     LoadSnapshot,
-    /// The registry and the virtual world after every other probe of the scenario ran (observed
+    /// The registry and the machine after every other probe of the scenario ran (observed
     /// as a `Snapshot`), so `writes_file` and `runs_command` judge the scenario's end wherever
     /// they are listed. Inside a lifecycle probe's steps: the snapshot at that step.
     EndSnapshot,

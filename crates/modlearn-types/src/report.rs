@@ -107,6 +107,10 @@ pub struct SpecSummary {
     pub path: String,
     /// Scenario count.
     pub scenarios: usize,
+    /// The host release the verdicts are judged against (`Dialect::host`); empty in reports
+    /// written before it was recorded.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub host: String,
 }
 
 /// The selected candidate.

@@ -38,7 +38,7 @@ pub struct ScenarioVerdict {
     pub max_score: usize,
     /// Every check passed.
     pub passed: bool,
-    /// What the mod did to the scenario's virtual world (absent when nothing, or not run).
+    /// What the mod did to the scenario's machine (absent when nothing, or not run).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub world: Option<crate::WorldSummary>,
 }

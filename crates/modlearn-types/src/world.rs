@@ -111,7 +111,7 @@ pub struct WrittenFile {
     pub truncated: bool,
 }
 
-/// What a scenario's mod did to its virtual world, in brief, for `report.json` and the human
+/// What a scenario's mod did to its machine, in brief, for `report.json` and the human
 /// reports: each list distinct, in first-seen order, and capped (see `cut`).
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]

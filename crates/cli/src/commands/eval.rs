@@ -33,7 +33,13 @@ pub fn run(mut args: EvalArgs) -> Result<u8, CliError> {
     });
     // Every input is checked: the directory is claimed before any work is done.
     let _claim = super::claim_run_dir(&run_dir, modlearn_record::Continuing::Nothing)?;
-    let summary = SpecSummary { name: loaded.spec.name.clone(), slug, path: args.spec.display().to_string(), scenarios: scenarios.len() };
+    let summary = SpecSummary {
+        name: loaded.spec.name.clone(),
+        slug,
+        path: args.spec.display().to_string(),
+        scenarios: scenarios.len(),
+        host: loaded.spec.dialect.host().to_owned(),
+    };
     let bar = printer::Progress::bar(args.candidates.len(), "evaluating");
     let job =
         EvaluationJob { spec: &loaded, scenarios: &scenarios, summary, candidates: &args.candidates, settings: &settings, dir: &run_dir };

@@ -40,7 +40,13 @@ pub fn run(args: RunArgs) -> Result<u8, CliError> {
     let scenarios = Arc::new(super::scenarios_with_envs(&loaded)?);
     let slug = spec_slug(&loaded.spec);
     let planned = state.candidates * state.rounds as usize;
-    let spec_summary = SpecSummary { name: loaded.spec.name.clone(), slug, path: state.spec_path.clone(), scenarios: scenarios.len() };
+    let spec_summary = SpecSummary {
+        name: loaded.spec.name.clone(),
+        slug,
+        path: state.spec_path.clone(),
+        scenarios: scenarios.len(),
+        host: loaded.spec.dialect.host().to_owned(),
+    };
     let mut defaults = super::engine_options(&crate::cli::EngineArgs {
         handler_timeout: Duration::from_millis(state.handler_timeout_ms),
         memory_limit: state.memory_limit_mib,

@@ -9,6 +9,7 @@ import { loadedCandidate } from "./session.js";
 import { contentText, messageText } from "../content.js";
 import { bodyWatch, standIn } from "./builtins.js";
 import { hostListener } from "./runtime.js";
+import { dataOf } from "../plain-data.js";
 
 /** What the innermost `tools/execute` listener answers instead of running the body. */
 const NOT_RUN = Object.freeze({ isError: false, value: null, content: [] });
@@ -16,30 +17,6 @@ const NOT_RUN = Object.freeze({ isError: false, value: null, content: [] });
 /** A copy of the host's own JSON data (the core event's arguments). */
 function deepCopy(value) {
   return value === undefined ? undefined : JSON.parse(JSON.stringify(value));
-}
-
-const { isArray } = Array;
-const { keys } = Object;
-
-/**
- * The data a plugin-controlled value holds, copied once: own enumerable
- * properties, read as the tool body reads them. JSON would run a planted
- * `toJSON` and report something else than what the body gets; functions and
- * symbols are not data and are left out, a cycle becomes `"[Circular]"`.
- */
-function dataOf(value, seen = new Set(), depth = 0) {
-  if (typeof value === "function" || typeof value === "symbol") return undefined;
-  if (value === null || typeof value !== "object") return value;
-  if (seen.has(value)) return "[Circular]";
-  if (depth > 64) return "[too deep]";
-  seen.add(value);
-  const copy = isArray(value) ? [] : {};
-  for (const key of keys(value)) {
-    const item = dataOf(value[key], seen, depth + 1);
-    if (item !== undefined) copy[key] = item;
-  }
-  seen.delete(value);
-  return copy;
 }
 
 /**

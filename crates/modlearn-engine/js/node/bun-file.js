@@ -1,4 +1,4 @@
-// Bun.file and Bun.write on the virtual file system: Letta Code runs on Bun, so a mod may read
+// Bun.file and Bun.write on the machine's file system: Letta Code runs on Bun, so a mod may read
 // and write files with them where a Node mod uses node:fs. Reads and writes are node:fs's, with
 // its effects, permissions and errors.
 

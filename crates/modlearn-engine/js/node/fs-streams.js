@@ -1,10 +1,11 @@
 // fs.createReadStream and fs.createWriteStream: node:stream's Readable and
-// Writable over the virtual file system. A stream opens its file when it is
+// Writable over the machine's file system. A stream opens its file when it is
 // made, as Node's do, so a missing file is an `error` event even before a read.
 
 import { Readable, Writable } from "./stream.js";
 
-// Descriptors as Node numbers them after stdio; the virtual world has no real ones.
+// Stream descriptors are numbered here: the stream reads and writes through the
+// machine by path, so no descriptor is held open on the machine.
 let nextDescriptor = 20;
 
 function optionsOf(options) {

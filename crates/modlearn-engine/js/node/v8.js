@@ -193,7 +193,7 @@ function emptySnapshot() {
   });
 }
 
-/** Writes a (near empty) snapshot into the virtual file system, named as Bun names it. */
+/** Writes a (near empty) snapshot onto the machine, named as Bun names it. */
 export function writeHeapSnapshot(filename, _options) {
   let name = filename;
   if (name === undefined || name === null) {

@@ -1,5 +1,5 @@
 // Bun's platform inside the sandbox: the web globals, the Node built-ins and
-// the virtual world behind them. (Byte-for-byte comparisons with Bun are in
+// the machine behind them. (Byte-for-byte comparisons with Bun are in
 // platform-probes/.)
 
 import "../host.js";

@@ -89,7 +89,7 @@ pub fn run_session<'e>(
         session.trace.push("error", json!({ "message": error }));
     }
     let (diagnostics, world) = session.engine.snapshot().map(|snapshot| (snapshot.diagnostics, snapshot.world)).unwrap_or_default();
-    // What the mod did to the virtual world in the session, in the trace markers are checked against.
+    // What the mod did to the machine in the session, in the trace markers are checked against.
     if !world.effects.is_empty() {
         session.trace.push("world", json!({ "effects": world.effects, "effectsDropped": world.effects_dropped }));
     }

@@ -6,7 +6,7 @@ use modlearn_spec::AsksApproval;
 use modlearn_types::Observation;
 use serde_json::{Value, json};
 
-use crate::check::{Judged, handler_failure, unexpected};
+use crate::check::{Judged, handler_failure, refused_call, unexpected};
 use crate::text::Substrings;
 
 pub(crate) fn judge(assertion: &AsksApproval, observation: &Observation) -> Judged {
@@ -20,7 +20,7 @@ pub(crate) fn judge(assertion: &AsksApproval, observation: &Observation) -> Judg
         "reasonContains": assertion.reason_contains.as_ref().map(|c| c.items()),
         "diagnostics": emission.diagnostics,
     });
-    if let Some(failure) = handler_failure("tool_start", emission) {
+    if let Some(failure) = handler_failure("tool_start", emission).or_else(|| refused_call(after)) {
         return (false, failure, details);
     }
     if approval.get("asked") != Some(&Value::Bool(true)) {

@@ -91,7 +91,12 @@ pub(crate) fn subscription_words(dialect: Dialect) -> (&'static str, &'static st
             "root listener",
             "register through the plugin's own ctx, not ctx.root, and undo any patch of a host object, so nothing outlives unload",
         ),
-        Dialect::Pi | Dialect::Letta => ("pi.events subscription", "session_shutdown must call the unsubscribe pi.events.on returned"),
+        // Pi removes an extension's own subscriptions when it shuts it down; one that outlives
+        // it was made on a bus the extension reached some other way.
+        Dialect::Pi => {
+            ("pi.events subscription", "subscribe through the `pi.events` the extension was given, which Pi cleans up at shutdown")
+        }
+        Dialect::Letta => ("pi.events subscription", "session_shutdown must call the unsubscribe pi.events.on returned"),
     }
 }
 

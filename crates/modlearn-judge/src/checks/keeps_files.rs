@@ -9,6 +9,7 @@ use modlearn_types::{FileChange, Observation, Probe, bound};
 use serde_json::json;
 
 use crate::check::{Judged, unexpected};
+use crate::unseen::unseen;
 use crate::world::resolve_spec_path;
 
 pub(crate) fn probe() -> Probe {
@@ -45,15 +46,10 @@ pub(crate) fn judge(assertion: &KeepsFiles, observation: &Observation) -> Judged
         let more = if removed.len() > 1 { format!(" (and {} more)", removed.len() - 1) } else { String::new() };
         return (false, format!("{path} was {how}{more}"), details);
     }
-    // What the record may not show: a command stopped midway, processes left running, a machine
-    // whose sandbox could not start or ended.
-    if let Some(why) = &world.unseen {
-        return (false, format!("the machine's record may be incomplete ({why}), so a removal {scope} may have gone unseen"), details);
-    }
-    if let Some(command) = world.commands.iter().find(|command| command.incomplete.is_some()) {
-        let why = command.incomplete.as_deref().unwrap_or_default();
-        let line = bound::cut(&command.line, 200);
-        return (false, format!("{line:?} did not run to its end ({why}), so what it would have removed {scope} cannot be known"), details);
+    // What the record may not show (a command stopped midway, a machine that could not start)
+    // or what may still happen (timers, exit listeners, a shell rc file written) may be a removal.
+    if let Some(why) = unseen(world, &format!("a removal {scope}")) {
+        return (false, why, details);
     }
     (true, format!("nothing was deleted or moved away {scope}"), details)
 }

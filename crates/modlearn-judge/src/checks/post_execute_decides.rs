@@ -6,7 +6,7 @@ use modlearn_spec::{PostExecuteDecides, PostExecuteDecision};
 use modlearn_types::{Observation, Probe};
 use serde_json::{Value, json};
 
-use crate::check::{Judged, handler_failure, unexpected};
+use crate::check::{Judged, handler_failure, refused_call, unexpected};
 use crate::checks::tool_end_rewrites_result;
 use crate::text::{Substrings, excerpt};
 
@@ -30,7 +30,7 @@ pub(crate) fn judge(assertion: &PostExecuteDecides, observation: &Observation) -
         "contexts": contexts,
         "diagnostics": emission.diagnostics,
     });
-    if let Some(failure) = handler_failure("tool_end", emission) {
+    if let Some(failure) = handler_failure("tool_end", emission).or_else(|| refused_call(after)) {
         return (false, failure, details);
     }
     if decision != assertion.decision.as_str() {

@@ -12,10 +12,11 @@
 //! shell or an interpreter is handed (`sh -c CODE`) is not a program's words: what it runs is.
 
 use modlearn_spec::RunsCommand;
-use modlearn_types::{FileChange, MachineCommand, Observation, Probe, ProgramRun, WorldState, bound};
+use modlearn_types::{MachineCommand, Observation, Probe, ProgramRun, WorldState, bound};
 use serde_json::json;
 
 use crate::check::{Judged, unexpected};
+use crate::unseen::unseen;
 
 /// How many commands a message lists, and how much of each.
 const LISTED: usize = 10;
@@ -168,36 +169,6 @@ pub(crate) fn judge(assertion: &RunsCommand, observation: &Observation) -> Judge
     }
 }
 
-/// Why the trace may not show every program the mod ran (or will run), if it may not.
-fn unseen(world: &WorldState, what: &str) -> Option<String> {
-    if let Some(why) = &world.unseen {
-        return Some(format!("the machine's record may be incomplete ({why}), so {what} may have gone unseen"));
-    }
-    if let Some(command) = world.commands.iter().find(|command| command.incomplete.is_some()) {
-        let why = command.incomplete.as_deref().unwrap_or_default();
-        return Some(format!("{} did not run to its end ({why}), so {what} may have gone unseen", short(&command.line)));
-    }
-    if world.commands_dropped > 0 {
-        return Some(format!("{} commands were past the record's cap, so {what} may have gone unseen", world.commands_dropped));
-    }
-    if let Some(written) = runs_config_written(world) {
-        return Some(format!("the mod wrote {written}, which a later command may read as commands, so {what} may run later"));
-    }
-    if world.exit_listeners > 0 {
-        return Some(format!(
-            "the mod left {} process exit listener(s), which run when the host ends and cannot be checked",
-            world.exit_listeners
-        ));
-    }
-    if world.timers_pending > 0 {
-        return Some(format!(
-            "the mod left {} timer(s) running after dispose, and a program they run later cannot be checked",
-            world.timers_pending
-        ));
-    }
-    None
-}
-
 /// A program as a message shows it: its words, quoted and cut.
 fn shown(program: &ProgramRun) -> String {
     short(&words(program).join(" "))
@@ -218,36 +189,6 @@ fn listed(world: &WorldState) -> String {
         items.push(format!("{} more", world.commands.len() - LISTED));
     }
     format!("commands run: {}", items.join(", "))
-}
-
-/// File names a program reads commands from: git's configuration and hooks, shells' start-up
-/// files, task runners' scripts.
-const RUNS_CONFIG: &[&str] = &[
-    ".gitconfig",
-    ".git/config",
-    ".config/git/config",
-    ".bashrc",
-    ".bash_profile",
-    ".profile",
-    ".zshrc",
-    ".zshenv",
-    ".npmrc",
-    "package.json",
-    "Makefile",
-    "makefile",
-    "justfile",
-    ".envrc",
-];
-
-/// The first file the scenario created or changed whose commands a later program may run.
-fn runs_config_written(world: &WorldState) -> Option<&str> {
-    world.changes.iter().find_map(|change| match change {
-        FileChange::Created { .. } | FileChange::Written { .. } | FileChange::Renamed { .. } => {
-            let path = change.path();
-            (RUNS_CONFIG.iter().any(|name| path.ends_with(&format!("/{name}"))) || path.contains("/.git/hooks/")).then_some(path)
-        }
-        _ => None,
-    })
 }
 
 #[cfg(test)]

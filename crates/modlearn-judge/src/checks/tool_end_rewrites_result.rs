@@ -4,7 +4,7 @@ use modlearn_spec::{ToolEndRewritesResult, ToolStatus};
 use modlearn_types::{Observation, Probe};
 use serde_json::{Map, Value, json};
 
-use crate::check::{Judged, handler_failure, missing_result, tool_result, unexpected};
+use crate::check::{Judged, handler_failure, missing_result, refused_call, tool_result, unexpected};
 use crate::text::{Substrings, excerpt};
 use crate::{EVAL_AGENT_ID, EVAL_CONVERSATION_ID, EVAL_TOOL_CALL_ID};
 
@@ -42,7 +42,7 @@ pub(crate) fn judge(assertion: &ToolEndRewritesResult, observation: &Observation
         "notContains": assertion.not_contains.as_ref().map(|c| c.items()),
         "diagnostics": emission.diagnostics,
     });
-    if let Some(failure) = handler_failure("tool_end", emission) {
+    if let Some(failure) = handler_failure("tool_end", emission).or_else(|| refused_call(after)) {
         return (false, failure, details);
     }
     let (status, output) = match tool_result(after) {

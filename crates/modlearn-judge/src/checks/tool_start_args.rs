@@ -5,7 +5,7 @@ use modlearn_spec::{Dialect, ToolStartPreservesArgs, ToolStartRewritesArgs};
 use modlearn_types::{Compared, LiveCompare, Observation, Probe};
 use serde_json::{Map, Value, json};
 
-use crate::check::{Judged, tool_result, unexpected};
+use crate::check::{Judged, refused_call, tool_result, unexpected};
 use crate::text::excerpt;
 use crate::{EVAL_AGENT_ID, EVAL_CONVERSATION_ID, EVAL_TOOL_CALL_ID};
 
@@ -57,6 +57,9 @@ fn gate(observation: &Observation, dialect: Dialect) -> Result<(&Value, &Compare
     if let Some(first) = emission.diagnostics.first() {
         let message = format!("a handler failed: [{}] {}", first.fault.as_str(), first.message);
         return Err((false, message, base));
+    }
+    if let Some(refused) = refused_call(after) {
+        return Err((false, refused, base));
     }
     if dialect != Dialect::Letta
         && let Ok((_, reason)) = tool_result(after)

@@ -5,7 +5,7 @@ use modlearn_spec::ToolStartBlocks;
 use modlearn_types::Observation;
 use serde_json::{Value, json};
 
-use crate::check::{Judged, handler_failure, missing_result, tool_result, unexpected};
+use crate::check::{Judged, handler_failure, missing_result, refused_call, tool_result, unexpected};
 use crate::text::{Substrings, excerpt};
 
 pub(crate) fn judge(assertion: &ToolStartBlocks, observation: &Observation) -> Judged {
@@ -19,7 +19,7 @@ pub(crate) fn judge(assertion: &ToolStartBlocks, observation: &Observation) -> J
         "contains": assertion.contains.as_ref().map(|c| c.items()),
         "diagnostics": emission.diagnostics,
     });
-    if let Some(failure) = handler_failure("tool_start", emission) {
+    if let Some(failure) = handler_failure("tool_start", emission).or_else(|| refused_call(after)) {
         return (false, failure, details);
     }
     let (status, output) = match tool_result(after) {
@@ -73,6 +73,13 @@ mod tests {
         assert_eq!(message, "the result's output lacks `refused`");
         let (_, message, _) = run(json!({"result": {"status": "error", "output": 3}}), 1);
         assert!(message.contains("is not a tool result"), "{message}");
+    }
+
+    #[test]
+    fn a_call_pi_refused_before_any_gate_is_no_block() {
+        let (passed, message, _) = run(json!({"refused": "Tool deploy not found"}), 1);
+        assert!(!passed);
+        assert_eq!(message, "Pi refused the call before any tool_call handler saw it: Tool deploy not found");
     }
 
     #[test]
