@@ -23,6 +23,13 @@ use crate::wire::{HelperReply, HelperRequest, Setup};
 
 /// How long the sandbox may take to start and build its tree.
 const START_DEADLINE: Duration = Duration::from_secs(30);
+/// How long the helper may take to answer past a command's own deadline (the command is killed
+/// at it; what is left is reaping and the reply).
+const RUN_GRACE: Duration = Duration::from_secs(10);
+/// How long a file system call may take to be answered.
+const CALL_DEADLINE: Duration = Duration::from_secs(10);
+/// How long a walk of the tree, or a read of the files written, may take.
+const WALK_DEADLINE: Duration = Duration::from_secs(60);
 /// Commands one scenario's record keeps; the rest are counted.
 const COMMANDS_LIMIT: usize = 1000;
 /// How much of each file written the record keeps, and of all of them, and how many files.
@@ -210,6 +217,11 @@ impl Machine {
                 crate::tree::ENTRIES_LIMIT
             ));
         }
+        if let Some(path) = start.unreadable.as_ref().or(end.unreadable.as_ref()) {
+            record
+                .unseen
+                .get_or_insert(format!("{path} cannot be read (its mode shuts everyone out), so changes inside it cannot be seen"));
+        }
         record.changes = changes(&start, &end);
         let kinds: BTreeMap<&str, modlearn_types::EntryKind> = end.entries.iter().map(|entry| (entry.path.as_str(), entry.kind)).collect();
         let mut written: Vec<String> = record
@@ -267,9 +279,21 @@ impl Machine {
         let (socket_fd, executable_fd) = (OwnedFd::from(theirs), OwnedFd::from(executable));
         let (socket_raw, executable_raw) = (socket_fd.as_raw_fd(), executable_fd.as_raw_fd());
         command.stdin(Stdio::null()).stdout(Stdio::null()).stderr(Stdio::piped());
-        // SAFETY: descriptor calls only, in the child between fork and exec, on descriptors open there.
+        let host_uid = sandbox::host_uid();
+        if host_uid.is_some() {
+            scaffold.lend().map_err(|error| format!("could not prepare the machine's files: {error}"))?;
+        }
+        // SAFETY: descriptor and credential calls only, in the child between fork and exec, on
+        // descriptors open there.
         unsafe {
             command.pre_exec(move || {
+                // Run as root, modlearn starts the sandbox as a user of its own, so the machine's
+                // user owns nothing of the host's and the kernel's per-user limits apply to it.
+                if let Some(uid) = host_uid
+                    && (libc::setgroups(0, std::ptr::null()) != 0 || libc::setgid(uid) != 0 || libc::setuid(uid) != 0)
+                {
+                    return Err(std::io::Error::last_os_error());
+                }
                 // Both move above the targets first: one's number may be the other's target.
                 let moved = [socket_raw, executable_raw].map(|fd| libc::fcntl(fd, libc::F_DUPFD_CLOEXEC, 16));
                 for (from, to) in moved.into_iter().zip([SOCKET_FD, EXECUTABLE_FD]) {
@@ -330,9 +354,23 @@ impl Inner {
                 _ => "the machine is not running".to_owned(),
             });
         };
-        let sent = write_message(&mut sandbox.writer, request, payload);
+        // Nothing the machine does may hold the run: a helper that does not answer in time is
+        // taken for dead, and the machine with it.
+        let deadline = match request {
+            HelperRequest::Call(Call { request: MachineRequest::Run(run), .. }) => Duration::from_millis(run.deadline_ms) + RUN_GRACE,
+            HelperRequest::Call(_) => CALL_DEADLINE,
+            HelperRequest::Snapshot | HelperRequest::Read { .. } | HelperRequest::Setup(_) => WALK_DEADLINE,
+        };
+        let stream = sandbox.reader.get_ref();
+        let timed = stream.set_read_timeout(Some(deadline)).and_then(|()| stream.set_write_timeout(Some(deadline)));
+        let sent = timed.and_then(|()| write_message(&mut sandbox.writer, request, payload));
         match sent.and_then(|()| read_message::<HelperReply>(&mut sandbox.reader)) {
             Ok(Some(reply)) => Ok(reply),
+            Err(error) if matches!(error.kind(), std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut) => {
+                let why = format!("the machine stopped answering (nothing in {} s), so it was ended", deadline.as_secs());
+                self.end(&why);
+                Err(why)
+            }
             Ok(None) | Err(_) => {
                 let why = "the machine's sandbox ended while a request ran (a program it ran may have exhausted its limits)".to_owned();
                 self.end(&why);

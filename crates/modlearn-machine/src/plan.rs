@@ -83,6 +83,8 @@ pub enum ArgsMatch {
 
 /// The home directory of the machine's one user.
 pub const HOME: &str = "/home/user";
+/// The machine's shared memory (`/dev/shm`), a small writable file system of its own.
+pub const SHM: &str = "/dev/shm";
 /// Where the candidate's file is on its machine: Letta's mods directory (also what the engine
 /// shows the mod as its own path).
 pub const MODS_DIR: &str = "/home/user/.letta/mods";

@@ -176,8 +176,9 @@ pub struct RunOutcome {
     pub incomplete: Option<String>,
 }
 
-/// The largest header either side accepts (a command's argv and environment).
-pub const MAX_HEADER: usize = 8 << 20;
+/// The largest header either side accepts (a command's argv and environment, a snapshot of
+/// the tree at its cap of paths).
+pub const MAX_HEADER: usize = 64 << 20;
 /// The largest payload either side accepts (a file's bytes, a command's output).
 pub const MAX_PAYLOAD: usize = 64 << 20;
 

@@ -8,7 +8,7 @@ use std::io;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use crate::plan::{HOME, MachinePlan, is_nested_workspace};
+use crate::plan::{HOME, MachinePlan, SHM, is_nested_workspace};
 use crate::stubs::{SCRIPTED_DIR, script, valid_program_name};
 use crate::wire::{HELPER_ARGUMENT, UID, USER};
 
@@ -16,6 +16,11 @@ use crate::wire::{HELPER_ARGUMENT, UID, USER};
 const WRITABLE_BYTES: u64 = 256 << 20;
 /// Bytes `/dev/shm` may hold.
 const SHM_BYTES: u64 = 1 << 20;
+
+/// The host user a sandbox runs as when modlearn runs as root: one that owns nothing on the
+/// host (root's files, `/dev`'s nodes) and that the kernel's per-user limits apply to, unlike
+/// root. Inside, it is the machine's user all the same.
+const HOST_UID_UNDER_ROOT: u32 = 1_900_000_000;
 
 /// The descriptor the helper finds its socket on.
 pub(crate) const SOCKET_FD: i32 = 3;
@@ -30,7 +35,10 @@ pub(crate) struct Scaffold {
 
 impl Scaffold {
     pub(crate) fn new(plan: &MachinePlan) -> io::Result<Scaffold> {
-        let dir = tempfile::Builder::new().prefix("modlearn-machine-").tempdir()?;
+        static SWEPT: std::sync::Once = std::sync::Once::new();
+        SWEPT.call_once(remove_abandoned);
+        let prefix = format!("{SCAFFOLD_PREFIX}{}-", std::process::id());
+        let dir = tempfile::Builder::new().prefix(&prefix).tempdir()?;
         let etc = dir.path().join("etc");
         std::fs::create_dir(&etc)?;
         let files = [
@@ -73,6 +81,43 @@ impl Scaffold {
     fn path(&self, name: &str) -> PathBuf {
         self.dir.path().join(name)
     }
+
+    /// Lets another host user (the sandbox's) read the scaffold, which only its maker could.
+    pub(crate) fn lend(&self) -> io::Result<()> {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(self.dir.path(), std::fs::Permissions::from_mode(0o755))
+    }
+}
+
+/// The start of a scaffold directory's name; the maker's pid follows.
+const SCAFFOLD_PREFIX: &str = "modlearn-machine-";
+
+/// Removes the scaffolds of modlearn processes that ended without removing theirs (killed), once
+/// per process: only this user's, and only of makers that are gone.
+fn remove_abandoned() {
+    use std::os::unix::fs::MetadataExt;
+    let Ok(entries) = std::fs::read_dir(std::env::temp_dir()) else { return };
+    // SAFETY: geteuid has no preconditions.
+    let me = unsafe { libc::geteuid() };
+    for entry in entries.filter_map(Result::ok) {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        let Some(pid) = name.strip_prefix(SCAFFOLD_PREFIX).and_then(|rest| rest.split('-').next()).and_then(|pid| pid.parse::<i32>().ok())
+        else {
+            continue;
+        };
+        // SAFETY: kill with signal 0 only asks whether the process exists.
+        let gone = unsafe { libc::kill(pid, 0) } != 0 && io::Error::last_os_error().raw_os_error() == Some(libc::ESRCH);
+        if gone && entry.metadata().is_ok_and(|metadata| metadata.is_dir() && metadata.uid() == me) {
+            let _ = std::fs::remove_dir_all(entry.path());
+        }
+    }
+}
+
+/// The host user to start the sandbox as, when it is not modlearn's own (see
+/// [`HOST_UID_UNDER_ROOT`]).
+pub(crate) fn host_uid() -> Option<u32> {
+    // SAFETY: geteuid has no preconditions.
+    (unsafe { libc::geteuid() } == 0).then_some(HOST_UID_UNDER_ROOT)
 }
 
 /// bubblewrap, where the machine looks for it.
@@ -84,7 +129,7 @@ pub(crate) fn bubblewrap() -> Option<PathBuf> {
 pub(crate) fn command(bwrap: &Path, scaffold: &Scaffold, workspace: &str) -> Command {
     let mut command = Command::new(bwrap);
     let uid = UID.to_string();
-    command.args(["--unshare-all", "--unshare-user", "--uid", &uid, "--gid", &uid, "--hostname", "modlearn"]);
+    command.args(["--unshare-all", "--unshare-user", "--disable-userns", "--uid", &uid, "--gid", &uid, "--hostname", "modlearn"]);
     command.args(["--die-with-parent", "--new-session", "--as-pid-1", "--cap-drop", "ALL", "--clearenv"]);
     command.args(["--ro-bind", "/usr", "/usr"]);
     let tmpfs = |command: &mut Command, bytes: u64, perms: &str, path: &str| {
@@ -98,7 +143,7 @@ pub(crate) fn command(bwrap: &Path, scaffold: &Scaffold, workspace: &str) -> Com
         command.args(["--symlink", target, link]);
     }
     command.args(["--proc", "/proc", "--dev", "/dev"]);
-    tmpfs(&mut command, SHM_BYTES, "1777", "/dev/shm");
+    tmpfs(&mut command, SHM_BYTES, "1777", SHM);
     command.arg("--ro-bind").arg(scaffold.path("etc")).arg("/etc");
     for lent in ["/etc/alternatives", "/etc/ld.so.cache"] {
         if Path::new(lent).exists() {

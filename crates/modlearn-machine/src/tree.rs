@@ -40,6 +40,10 @@ pub struct TreeSnapshot {
     pub entries: Vec<TreeEntry>,
     /// The walk stopped at its cap: changes past it cannot be seen.
     pub cut: bool,
+    /// A directory the walk could not list (its mode shuts its owner out too): what happens
+    /// inside cannot be seen.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub unreadable: Option<String>,
 }
 
 /// The most paths a walk keeps.
@@ -54,17 +58,33 @@ pub(crate) fn walk(roots: &[&str]) -> TreeSnapshot {
             snapshot.cut = true;
             break;
         }
-        let Some(entry) = entry_at(&path) else { continue };
-        if entry.kind == EntryKind::Dir
-            && let Ok(children) = std::fs::read_dir(&path)
-        {
-            let mut names: Vec<String> = children
-                .filter_map(Result::ok)
-                .map(|child| {
-                    use std::os::unix::ffi::OsStrExt;
-                    String::from_utf8_lossy(child.file_name().as_bytes()).into_owned()
-                })
-                .collect();
+        let entry = match entry_at(&path) {
+            Ok(entry) => entry,
+            Err(error) if error.raw_os_error() == Some(libc::ENOENT) => continue,
+            // A directory that can be listed but not entered.
+            Err(_) => {
+                snapshot.unreadable.get_or_insert_with(|| path.clone());
+                continue;
+            }
+        };
+        if entry.kind == EntryKind::Dir {
+            let listed = std::fs::read_dir(&path).and_then(|children| {
+                children
+                    .map(|child| {
+                        use std::os::unix::ffi::OsStrExt;
+                        child.map(|child| String::from_utf8_lossy(child.file_name().as_bytes()).into_owned())
+                    })
+                    .collect::<std::io::Result<Vec<String>>>()
+            });
+            let mut names = match listed {
+                Ok(names) => names,
+                // Gone since it was seen: its removal shows in the next walk.
+                Err(error) if error.raw_os_error() == Some(libc::ENOENT) => Vec::new(),
+                Err(_) => {
+                    snapshot.unreadable.get_or_insert_with(|| path.clone());
+                    Vec::new()
+                }
+            };
             names.sort_unstable_by(|a, b| b.cmp(a));
             let base = path.trim_end_matches('/');
             stack.extend(names.into_iter().map(|name| format!("{base}/{name}")));
@@ -74,9 +94,9 @@ pub(crate) fn walk(roots: &[&str]) -> TreeSnapshot {
     snapshot
 }
 
-fn entry_at(path: &str) -> Option<TreeEntry> {
+fn entry_at(path: &str) -> std::io::Result<TreeEntry> {
     use std::os::unix::fs::MetadataExt;
-    let metadata = std::fs::symlink_metadata(path).ok()?;
+    let metadata = std::fs::symlink_metadata(path)?;
     let file_type = metadata.file_type();
     let kind = if file_type.is_symlink() {
         EntryKind::Symlink
@@ -89,7 +109,7 @@ fn entry_at(path: &str) -> Option<TreeEntry> {
     };
     let target =
         (kind == EntryKind::Symlink).then(|| std::fs::read_link(path).ok()).flatten().map(|target| target.to_string_lossy().into_owned());
-    Some(TreeEntry {
+    Ok(TreeEntry {
         path: path.to_owned(),
         kind,
         ino: metadata.ino(),
@@ -180,7 +200,7 @@ mod tests {
     }
 
     fn tree(entries: Vec<TreeEntry>) -> TreeSnapshot {
-        TreeSnapshot { entries, cut: false }
+        TreeSnapshot { entries, ..TreeSnapshot::default() }
     }
 
     #[test]

@@ -3,7 +3,7 @@
 
 use modlearn_machine::protocol::{Call, MachineReply, MachineRequest, RunRequest};
 use modlearn_machine::{ArgsMatch, Machine, MachinePlan, ScriptedAnswer, ScriptedProgram};
-use modlearn_types::{EntryKind, FileChange};
+use modlearn_types::{EntryKind, FileChange, ProgramOrigin};
 
 const EPOCH_MS: f64 = 1_767_225_600_000.0;
 
@@ -177,6 +177,55 @@ fn nothing_reaches_the_host() {
     machine.end_scenario();
 }
 
+/// What a hostile command tries first: leaving the trace, reading the helper's files, holding
+/// the helper on a pipe, changing the host's devices, flooding the machine.
+fn a_hostile_command_is_contained() {
+    let machine = Machine::new(MachinePlan::default(), EPOCH_MS);
+    machine.begin_scenario(&[]);
+    // clone(CLONE_UNTRACED | SIGCHLD) and pidfd_getfd(0, 3, 0): refused before they act.
+    let python = "import ctypes; c = ctypes.CDLL(None, use_errno=True); \
+        print(c.syscall(56, 0x00800000 | 17, 0, 0, 0, 0), ctypes.get_errno(), c.syscall(438, 0, 3, 0), ctypes.get_errno())";
+    let (reply, output) = run(&machine, &format!("python3 -c '{python}'"));
+    assert_eq!((exit_code(&reply), output.as_str()), (Some(0), "-1 1 -1 1\n"), "{reply:?}");
+    let (reply, output) = run(&machine, "chmod 666 /dev/full 2>&1; mkfifo /tmp/fifo");
+    assert!(output.contains("Operation not permitted") || output.contains("Read-only"), "{reply:?} {output}");
+    assert_eq!(std::fs::metadata("/dev/full").map(|m| std::os::unix::fs::PermissionsExt::mode(&m.permissions()) & 0o777).ok(), Some(0o666));
+    let (reply, _) = fs(&machine, MachineRequest::ReadFile { path: "/tmp/fifo".into() }, &[]);
+    assert_eq!(reply, MachineReply::Failed { code: "EAGAIN".into(), syscall: "open".into() }, "a FIFO would hold the helper");
+    // A copy is named by its bytes, whatever it is called; a changed copy is no program of the machine's.
+    let (reply, output) =
+        run(&machine, "cp /usr/bin/git /tmp/true && /tmp/true --version >/dev/null && cp /usr/bin/true /tmp/t && echo >> /tmp/t && /tmp/t");
+    assert_eq!(exit_code(&reply), Some(0), "{output}");
+    let (reply, output) = run_with(&machine, "f() { f | f & }; f", 1_500, b"");
+    assert!(matches!(reply, MachineReply::Ran(_)), "{reply:?} {output}");
+    let (reply, output) = run(&machine, "echo after");
+    assert_eq!((exit_code(&reply), output.as_str()), (Some(0), "after\n"), "the machine outlives a fork bomb");
+    let (_, output) = run(&machine, "mkdir /workspace/shut && chmod 000 /workspace/shut; echo done");
+    assert_eq!(output, "done\n");
+    let record = machine.end_scenario();
+    let programs: Vec<_> = record.commands[2].programs.iter().map(|program| (program.argv[0].as_str(), &program.origin)).collect();
+    assert!(programs.contains(&("/tmp/true", &ProgramOrigin::CopyOf { program: "/usr/bin/git".into() })), "{programs:?}");
+    assert!(programs.contains(&("/tmp/t", &ProgramOrigin::Made)), "{programs:?}");
+    assert!(record.commands[3].incomplete.is_some(), "{:?}", record.commands[3].incomplete);
+    assert!(record.unseen.as_deref().is_some_and(|why| why.contains("/workspace/shut")), "{:?}", record.unseen);
+}
+
+/// Files past the machine's cap stop the command that makes them, and the mod's own calls fail
+/// as on a full file system.
+fn a_flood_of_files_is_stopped() {
+    let machine = Machine::new(MachinePlan::default(), EPOCH_MS);
+    machine.begin_scenario(&[]);
+    let flood = "import os\nfor i in range(200000): open(f'/tmp/f{i}', 'w').close()";
+    let (reply, output) = run_with(&machine, &format!("python3 -c \"{flood}\""), 60_000, b"");
+    assert!(matches!(reply, MachineReply::Ran(_)), "{reply:?} {output}");
+    let (reply, _) =
+        fs(&machine, MachineRequest::WriteFile { path: "/tmp/one-more".into(), flags: libc::O_WRONLY | libc::O_CREAT, mode: 0o644 }, b"");
+    assert_eq!(reply, MachineReply::Failed { code: "ENOSPC".into(), syscall: "open".into() });
+    let record = machine.end_scenario();
+    let why = record.commands[0].incomplete.as_deref().unwrap_or_default();
+    assert!(why.contains("files and directories") || why.contains("No space"), "{why:?} {output}");
+}
+
 fn main() {
     modlearn_machine::testing::main(&[
         ("git_state_is_real", git_state_is_real),
@@ -185,5 +234,7 @@ fn main() {
         ("scripted_programs_answer_and_the_rest_is_real", scripted_programs_answer_and_the_rest_is_real),
         ("deadlines_and_leftover_processes_end_in_the_record", deadlines_and_leftover_processes_end_in_the_record),
         ("nothing_reaches_the_host", nothing_reaches_the_host),
+        ("a_hostile_command_is_contained", a_hostile_command_is_contained),
+        ("a_flood_of_files_is_stopped", a_flood_of_files_is_stopped),
     ]);
 }

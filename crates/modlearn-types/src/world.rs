@@ -206,9 +206,42 @@ pub struct ProgramRun {
     /// For one of the environment's scripted programs: its name (the script's own file name).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub scripted: Option<String>,
+    /// Where the file it ran from came from: the machine's own programs, or not.
+    #[serde(default, skip_serializing_if = "ProgramOrigin::is_system")]
+    pub origin: ProgramOrigin,
+    /// Variables it started with that can make it run what its words do not say (git
+    /// configuration, and so aliases, given in the environment).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub steering: Vec<String>,
     /// The arguments were longer than the record keeps, so they are cut.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub cut: bool,
+}
+
+/// Where the file a program ran from came from. The machine's own programs sit on its read-only
+/// system; a file a scenario made is named by what it is, never by the name it was given.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "camelCase")]
+pub enum ProgramOrigin {
+    /// One of the machine's own programs.
+    #[default]
+    System,
+    /// A file the scenario made (a copy on disk, or one held only in memory) holding exactly the bytes of
+    /// the machine's own `program`: it is that program, whatever it was called.
+    CopyOf {
+        /// The machine's program it is (`/usr/bin/git`).
+        program: String,
+    },
+    /// A file the scenario made that is none of the machine's programs (or one the record
+    /// could not read): what it is cannot be named.
+    Made,
+}
+
+impl ProgramOrigin {
+    /// Whether it is one of the machine's own programs.
+    pub fn is_system(&self) -> bool {
+        *self == ProgramOrigin::System
+    }
 }
 
 /// A command started on the candidate's machine (by the mod, or by the session's Bash tool),

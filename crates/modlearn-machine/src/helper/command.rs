@@ -8,18 +8,17 @@ use std::io;
 use std::os::fd::{AsRawFd, FromRawFd, OwnedFd, RawFd};
 use std::time::{Duration, Instant};
 
+use crate::helper::limits::{self, FILE_SIZE_LIMIT, INODE_LIMIT, MEMORY_LIMIT, PROCESS_LIMIT};
+use crate::helper::seccomp::Filters;
 use crate::helper::trace::{self, Trace};
+use crate::plan::SHM;
 use crate::protocol::{RunOutcome, RunRequest};
 
 /// Output kept per stream; the rest is read and dropped.
 const OUTPUT_LIMIT: usize = 16 << 20;
-/// Processes and threads a command may have alive at once.
-const PROCESS_LIMIT: usize = 256;
-/// Resident memory a command's processes may hold together.
-const MEMORY_LIMIT: u64 = 2 << 30;
-/// The largest file a command may write.
-const FILE_SIZE_LIMIT: u64 = 256 << 20;
-/// How often memory is looked at while a command runs.
+/// How long a stopped command's pipes may stay open before the helper stops waiting for them.
+const STOPPED_GRACE: Duration = Duration::from_secs(2);
+/// How often memory and files are looked at while a command runs.
 const LOOK_EVERY: Duration = Duration::from_millis(25);
 /// The `PATH` a command whose environment has none searches, as libuv's does.
 const DEFAULT_PATH: &str = "/usr/local/bin:/usr/bin:/bin";
@@ -60,8 +59,8 @@ pub(crate) fn child_signals() -> io::Result<OwnedFd> {
 const SPAWN_FAILED: u8 = 1;
 
 /// Runs `request` with `stdin` as its input. `signals` is [`child_signals`]'s descriptor.
-pub(crate) fn run(request: &RunRequest, stdin: &[u8], signals: &OwnedFd) -> (RunOutcome, Vec<u8>) {
-    match start(request) {
+pub(crate) fn run(request: &RunRequest, stdin: &[u8], signals: &OwnedFd, filters: &Filters) -> (RunOutcome, Vec<u8>) {
+    match start(request, filters) {
         Ok(started) => watch(started, request, stdin, signals),
         Err(error) => {
             let outcome = RunOutcome {
@@ -109,7 +108,7 @@ fn child_plan(request: &RunRequest) -> io::Result<ChildPlan> {
     Ok(ChildPlan { argv, envp, candidates, cwd: CString::new(request.cwd.as_str()).map_err(invalid)? })
 }
 
-fn start(request: &RunRequest) -> io::Result<Started> {
+fn start(request: &RunRequest, filters: &Filters) -> io::Result<Started> {
     let plan = child_plan(request)?;
     let (stdin_read, stdin_write) = pipe()?;
     let (stdout_read, stdout_write) = pipe()?;
@@ -128,6 +127,7 @@ fn start(request: &RunRequest) -> io::Result<Started> {
         unsafe {
             child(
                 &plan,
+                filters,
                 [stdin_read.as_raw_fd(), stdout_write.as_raw_fd(), stderr_write.as_raw_fd()],
                 [&ready_write, &go_read],
                 &error_write,
@@ -161,8 +161,9 @@ fn start(request: &RunRequest) -> io::Result<Started> {
 }
 
 /// The child's side: its own process group, the pipes as stdio, default signals, limits, the
-/// working directory, then the program as `execvp` finds it. Never returns.
-unsafe fn child(plan: &ChildPlan, stdio: [RawFd; 3], [ready, go]: [&OwnedFd; 2], exec_error: &OwnedFd) -> ! {
+/// working directory, the seccomp filters once it is traced, then the program as `execvp` finds
+/// it. Never returns.
+unsafe fn child(plan: &ChildPlan, filters: &Filters, stdio: [RawFd; 3], [ready, go]: [&OwnedFd; 2], exec_error: &OwnedFd) -> ! {
     // SAFETY (whole body): plain system calls on this process's own descriptors and memory.
     unsafe {
         let fail = |errno: i32| -> ! {
@@ -170,25 +171,40 @@ unsafe fn child(plan: &ChildPlan, stdio: [RawFd; 3], [ready, go]: [&OwnedFd; 2],
             libc::write(exec_error.as_raw_fd(), report.as_ptr().cast(), 2);
             libc::_exit(127)
         };
-        libc::prctl(libc::PR_SET_DUMPABLE, 1, 0, 0, 0);
-        libc::close(ready.as_raw_fd());
         libc::setpgid(0, 0);
         for (target, fd) in stdio.iter().enumerate() {
             libc::dup2(*fd, target as i32);
         }
-        // No descriptor of the helper's survives the exec.
-        libc::syscall(libc::SYS_close_range, 3 as libc::c_uint, libc::c_uint::MAX, libc::CLOSE_RANGE_CLOEXEC);
+        // Every descriptor of the helper's (its socket above all) is closed before this process
+        // can be traced or read by anyone: only the three pipes to the helper stay, till the exec.
+        close_all_but([ready.as_raw_fd(), go.as_raw_fd(), exec_error.as_raw_fd()]);
+        libc::prctl(libc::PR_SET_DUMPABLE, 1, 0, 0, 0);
+        libc::close(ready.as_raw_fd());
         let mut empty: libc::sigset_t = std::mem::zeroed();
         libc::sigemptyset(&mut empty);
         libc::sigprocmask(libc::SIG_SETMASK, &empty, std::ptr::null_mut());
         // Rust ignores SIGPIPE; a program run here must die of it as anywhere else.
         libc::signal(libc::SIGPIPE, libc::SIG_DFL);
-        for (resource, limit) in [(libc::RLIMIT_CORE, 0), (libc::RLIMIT_FSIZE, FILE_SIZE_LIMIT), (libc::RLIMIT_NOFILE, 1024)] {
+        let limits = [
+            (libc::RLIMIT_CORE, 0),
+            (libc::RLIMIT_FSIZE, FILE_SIZE_LIMIT),
+            (libc::RLIMIT_NOFILE, 1024),
+            (libc::RLIMIT_NPROC, PROCESS_LIMIT),
+        ];
+        for (resource, limit) in limits {
             let limit = libc::rlimit { rlim_cur: limit, rlim_max: limit };
-            libc::setrlimit(resource, &limit);
+            if libc::setrlimit(resource, &limit) != 0 {
+                fail(*libc::__errno_location());
+            }
         }
         let mut byte = 0u8;
-        libc::read(go.as_raw_fd(), (&mut byte as *mut u8).cast(), 1);
+        if libc::read(go.as_raw_fd(), (&mut byte as *mut u8).cast(), 1) != 1 {
+            fail(libc::EIO);
+        }
+        libc::close(go.as_raw_fd());
+        if !filters.install() {
+            fail(*libc::__errno_location());
+        }
         if libc::chdir(plan.cwd.as_ptr()) != 0 {
             fail(*libc::__errno_location());
         }
@@ -216,6 +232,22 @@ unsafe fn child(plan: &ChildPlan, stdio: [RawFd; 3], [ready, go]: [&OwnedFd; 2],
     }
 }
 
+/// Closes every descriptor from 3 up but `keep` (really closed, not marked close-on-exec).
+unsafe fn close_all_but(mut keep: [RawFd; 3]) {
+    keep.sort_unstable();
+    let mut from: libc::c_uint = 3;
+    for fd in keep {
+        let fd = fd as libc::c_uint;
+        if fd > from {
+            // SAFETY: close_range on this process's own descriptors.
+            unsafe { libc::syscall(libc::SYS_close_range, from, fd - 1, 0 as libc::c_uint) };
+        }
+        from = from.max(fd + 1);
+    }
+    // SAFETY: as above.
+    unsafe { libc::syscall(libc::SYS_close_range, from, libc::c_uint::MAX, 0 as libc::c_uint) };
+}
+
 /// Reads what is there without blocking; false at end of file.
 fn drain(fd: &OwnedFd, into: &mut Vec<u8>, cut: &mut bool) -> bool {
     let mut buffer = [0u8; 65536];
@@ -236,20 +268,6 @@ fn drain(fd: &OwnedFd, into: &mut Vec<u8>, cut: &mut bool) -> bool {
     }
 }
 
-/// Resident memory of every process in the sandbox but the helper, in bytes. /proc lists
-/// processes (not their threads), so memory a process's threads share counts once.
-fn resident() -> u64 {
-    let Ok(entries) = std::fs::read_dir("/proc") else { return 0 };
-    let pages: u64 = entries
-        .filter_map(Result::ok)
-        .filter_map(|entry| entry.file_name().to_str().and_then(|name| name.parse::<u32>().ok()))
-        .filter(|pid| *pid != std::process::id())
-        .filter_map(|pid| std::fs::read_to_string(format!("/proc/{pid}/statm")).ok())
-        .filter_map(|statm| statm.split_whitespace().nth(1).and_then(|pages| pages.parse::<u64>().ok()))
-        .sum();
-    pages * 4096
-}
-
 fn watch(started: Started, request: &RunRequest, input: &[u8], signals: &OwnedFd) -> (RunOutcome, Vec<u8>) {
     let Started { pid, mut stdin, stdout, stderr, exec_error } = started;
     let deadline = Instant::now() + Duration::from_millis(request.deadline_ms);
@@ -262,6 +280,7 @@ fn watch(started: Started, request: &RunRequest, input: &[u8], signals: &OwnedFd
     let mut stopped: Option<String> = None;
     let mut timed_out = false;
     let mut last_look = Instant::now();
+    let mut stopped_at: Option<Instant> = None;
     if input.is_empty() {
         stdin = None;
     }
@@ -275,6 +294,10 @@ fn watch(started: Started, request: &RunRequest, input: &[u8], signals: &OwnedFd
         } {
             break;
         }
+        // Stopped, and something still holds a pipe: everything was killed, so nothing will write.
+        if stopped_at.is_some_and(|at| at.elapsed() >= STOPPED_GRACE) {
+            break;
+        }
         if stopped.is_none() {
             let why = if Instant::now() >= deadline {
                 timed_out = trace.root_status.is_none();
@@ -283,24 +306,29 @@ fn watch(started: Started, request: &RunRequest, input: &[u8], signals: &OwnedFd
                 } else {
                     format!("what it left running was stopped at its deadline ({} ms)", request.deadline_ms)
                 })
-            } else if trace.live.len() > PROCESS_LIMIT {
+            } else if trace.live.len() as u64 > PROCESS_LIMIT {
                 Some(format!("it started more than {PROCESS_LIMIT} processes and threads at once; the machine stopped them"))
-            } else if last_look.elapsed() >= LOOK_EVERY && {
+            } else if last_look.elapsed() >= LOOK_EVERY {
                 last_look = Instant::now();
-                resident() > MEMORY_LIMIT
-            } {
-                Some(format!("its processes held more than {} MiB of memory; the machine stopped them", MEMORY_LIMIT >> 20))
+                if limits::resident() > MEMORY_LIMIT {
+                    Some(format!("its processes held more than {} MiB of memory; the machine stopped them", MEMORY_LIMIT >> 20))
+                } else if limits::inodes_used() > INODE_LIMIT {
+                    Some(format!("it made more than {INODE_LIMIT} files and directories; the machine stopped it"))
+                } else {
+                    None
+                }
             } else {
                 None
             };
             if let Some(why) = why {
                 stopped = Some(why);
-                trace.kill_all();
+                stopped_at = Some(Instant::now());
+                limits::signal_everything_else();
                 stdin = None;
             }
         } else {
             // Killed processes may hold the pipes a moment longer; their ends close as they die.
-            trace.kill_all();
+            limits::signal_everything_else();
         }
         let mut polls = vec![libc::pollfd { fd: signals.as_raw_fd(), events: libc::POLLIN, revents: 0 }];
         if stdout_open {
@@ -342,11 +370,14 @@ fn watch(started: Started, request: &RunRequest, input: &[u8], signals: &OwnedFd
         if trace.live.is_empty() {
             break;
         }
-        trace.kill_all();
+        limits::signal_everything_else();
         trace.drain(pid);
         trace.prune();
         std::thread::sleep(Duration::from_millis(5));
     }
+    // Nothing outlives its command, traced or not.
+    limits::kill_everything_else();
+    remove_clock_leftovers();
     let mut incomplete = incomplete;
     if trace.programs_dropped > 0 {
         incomplete.get_or_insert(format!("it started {} more programs than the record keeps", trace.programs_dropped));
@@ -368,6 +399,20 @@ fn watch(started: Started, request: &RunRequest, input: &[u8], signals: &OwnedFd
         incomplete,
     };
     (outcome, out)
+}
+
+/// libfaketime (the commands' clock) leaves a semaphore and a shared memory segment in
+/// `/dev/shm` for each process tree it starts in; faketime's own wrapper removes them after its
+/// program, and so does the machine after each command.
+fn remove_clock_leftovers() {
+    let Ok(entries) = std::fs::read_dir(SHM) else { return };
+    for entry in entries.filter_map(Result::ok) {
+        let name = entry.file_name();
+        let name = name.to_string_lossy();
+        if name.starts_with("faketime_shm_") || name.starts_with("sem.faketime_sem_") {
+            let _ = std::fs::remove_file(entry.path());
+        }
+    }
 }
 
 fn drain_signals(signals: &OwnedFd) {

@@ -4,11 +4,12 @@
 
 use std::collections::BTreeMap;
 use std::ffi::CString;
-use std::fs::{self, File, OpenOptions};
+use std::fs::{self, File};
 use std::io::{self, Read, Seek, SeekFrom, Write};
 use std::os::unix::ffi::OsStrExt;
 use std::os::unix::fs::{FileExt, MetadataExt, PermissionsExt};
 
+use crate::helper::limits;
 use crate::protocol::{DirEntry, FileStat, MachineReply, MachineRequest};
 
 /// The most bytes one whole-file read returns (Node's own limit is 2 GiB; the machine's
@@ -149,18 +150,39 @@ pub(crate) fn set_times(path: &str, atime_ms: f64, mtime_ms: f64, follow: bool) 
     }
 }
 
-/// Opens exactly as `open(2)` with `flags` and `mode` does (close-on-exec added: no command the
-/// machine runs inherits a mod's open file).
+/// Opens as `open(2)` with `flags` and `mode` does (close-on-exec added: no command the machine
+/// runs inherits a mod's open file), except that it never waits: a FIFO or socket, which would
+/// keep the helper waiting for a peer that nothing runs to be, answers `EAGAIN`.
 fn open_with(path: &str, flags: i32, mode: u32) -> io::Result<File> {
-    use std::os::fd::FromRawFd;
+    use std::os::fd::{AsRawFd, FromRawFd};
+    use std::os::unix::fs::FileTypeExt;
     let path = CString::new(path).map_err(|_| io::Error::from_raw_os_error(libc::EINVAL))?;
+    if flags & libc::O_CREAT != 0 && limits::inodes_full() {
+        return Err(io::Error::from_raw_os_error(libc::ENOSPC));
+    }
     // SAFETY: path is a valid C string; open takes the mode as a variadic unsigned int.
-    let fd = unsafe { libc::open(path.as_ptr(), flags | libc::O_CLOEXEC, mode as libc::c_uint) };
+    let fd = unsafe { libc::open(path.as_ptr(), flags | libc::O_CLOEXEC | libc::O_NONBLOCK, mode as libc::c_uint) };
     if fd < 0 {
-        return Err(io::Error::last_os_error());
+        let error = io::Error::last_os_error();
+        // A FIFO opened for writing with no reader.
+        return Err(if error.raw_os_error() == Some(libc::ENXIO) { io::Error::from_raw_os_error(libc::EAGAIN) } else { error });
     }
     // SAFETY: open succeeded, so fd is a descriptor this process owns.
-    Ok(unsafe { File::from_raw_fd(fd) })
+    let file = unsafe { File::from_raw_fd(fd) };
+    let file_type = file.metadata()?.file_type();
+    if file_type.is_fifo() || file_type.is_socket() {
+        return Err(io::Error::from_raw_os_error(libc::EAGAIN));
+    }
+    if flags & libc::O_NONBLOCK == 0 {
+        // SAFETY: fcntl on the descriptor just opened.
+        unsafe { libc::fcntl(file.as_raw_fd(), libc::F_SETFL, libc::fcntl(file.as_raw_fd(), libc::F_GETFL) & !libc::O_NONBLOCK) };
+    }
+    Ok(file)
+}
+
+/// `ENOSPC` when the machine holds all the files it may (before a call that makes one).
+fn room_for_one(syscall: &str) -> Result<(), Answered> {
+    if limits::inodes_full() { Err(failed(&io::Error::from_raw_os_error(libc::ENOSPC), syscall)) } else { Ok(()) }
 }
 
 fn read_all(mut file: File) -> Result<Vec<u8>, Answered> {
@@ -190,10 +212,12 @@ pub(crate) fn call(request: &MachineRequest, payload: &[u8], handles: &mut Handl
                 Err(error) => failed(&error, if *follow { "stat" } else { "lstat" }),
             }
         }
-        MachineRequest::ReadFile { path } => match File::open(path).map_err(|error| failed(&error, "open")).and_then(read_all) {
-            Ok(bytes) => (MachineReply::Bytes { count: bytes.len() as u64 }, bytes),
-            Err(answer) => answer,
-        },
+        MachineRequest::ReadFile { path } => {
+            match open_with(path, libc::O_RDONLY, 0).map_err(|error| failed(&error, "open")).and_then(read_all) {
+                Ok(bytes) => (MachineReply::Bytes { count: bytes.len() as u64 }, bytes),
+                Err(answer) => answer,
+            }
+        }
         MachineRequest::WriteFile { path, flags, mode } => {
             let mut file = match open_with(path, *flags, *mode) {
                 Ok(file) => file,
@@ -227,6 +251,9 @@ pub(crate) fn call(request: &MachineRequest, payload: &[u8], handles: &mut Handl
         },
         MachineRequest::Mkdir { path, mode } => {
             use std::os::unix::fs::DirBuilderExt;
+            if let Err(answer) = room_for_one("mkdir") {
+                return answer;
+            }
             match fs::DirBuilder::new().mode(*mode).create(path) {
                 Ok(()) => {
                     stamp(path);
@@ -239,6 +266,7 @@ pub(crate) fn call(request: &MachineRequest, payload: &[u8], handles: &mut Handl
         MachineRequest::Unlink { path } => fs::remove_file(path).map_or_else(|error| failed(&error, "unlink"), |()| done()),
         MachineRequest::RemoveTree { path } => remove_tree(path),
         MachineRequest::Rename { from, to } => fs::rename(from, to).map_or_else(|error| failed(&error, "rename"), |()| done()),
+        MachineRequest::Symlink { .. } if let Err(answer) = room_for_one("symlink") => answer,
         MachineRequest::Link { existing, path } => fs::hard_link(existing, path).map_or_else(|error| failed(&error, "link"), |()| done()),
         MachineRequest::Symlink { target, path } => match std::os::unix::fs::symlink(target, path) {
             Ok(()) => {
@@ -261,15 +289,13 @@ pub(crate) fn call(request: &MachineRequest, payload: &[u8], handles: &mut Handl
         MachineRequest::Utimes { path, atime_ms, mtime_ms, follow } => {
             set_times(path, *atime_ms, *mtime_ms, *follow).map_or_else(|error| failed(&error, "utime"), |()| done())
         }
-        MachineRequest::Truncate { path, length } => {
-            match OpenOptions::new().write(true).open(path).and_then(|file| file.set_len(*length)) {
-                Ok(()) => {
-                    stamp(path);
-                    done()
-                }
-                Err(error) => failed(&error, "open"),
+        MachineRequest::Truncate { path, length } => match open_with(path, libc::O_WRONLY, 0).and_then(|file| file.set_len(*length)) {
+            Ok(()) => {
+                stamp(path);
+                done()
             }
-        }
+            Err(error) => failed(&error, "open"),
+        },
         MachineRequest::Access { path, mode } => {
             let path = match c_path(path) {
                 Ok(path) => path,
@@ -347,7 +373,7 @@ fn remove_tree(path: &str) -> Answered {
 }
 
 fn copy_file(from: &str, to: &str, exclusive: bool, stamp: &dyn Fn(&str)) -> Answered {
-    let mut source = match File::open(from) {
+    let mut source = match open_with(from, libc::O_RDONLY, 0) {
         Ok(file) => file,
         Err(error) => return failed(&error, "copyfile"),
     };

@@ -6,6 +6,9 @@
 
 mod command;
 mod files;
+mod identity;
+mod limits;
+mod seccomp;
 mod setup;
 mod trace;
 
@@ -13,7 +16,7 @@ use std::io::{BufReader, BufWriter, Read};
 use std::os::fd::FromRawFd;
 use std::os::unix::net::UnixStream;
 
-use crate::plan::{HOME, is_nested_workspace};
+use crate::plan::{HOME, SHM, is_nested_workspace};
 use crate::protocol::{MachineReply, MachineRequest, read_message, write_message};
 use crate::sandbox::{EXECUTABLE_FD, SOCKET_FD};
 use crate::tree;
@@ -54,15 +57,23 @@ fn serve() -> i32 {
             return 3;
         }
     };
+    let filters = match seccomp::Filters::new() {
+        Ok(filters) => filters,
+        Err(error) => {
+            let _ = write_message(&mut writer, &HelperReply::SetupFailed(format!("no system call filter: {error}")), &[]);
+            return 3;
+        }
+    };
     let setup = match read_message::<HelperRequest>(&mut reader) {
         Ok(Some((HelperRequest::Setup(setup), _))) => setup,
         _ => return 2,
     };
     let workspace = setup.plan.workspace.path.clone();
-    let mut roots = vec![HOME, "/tmp"];
+    let mut roots = vec![HOME, "/tmp", SHM];
     if !is_nested_workspace(&workspace) {
         roots.insert(0, workspace.as_str());
     }
+    limits::set_writable(roots.iter().map(|root| (*root).to_owned()).collect());
     let ready = match setup::build(&setup.plan, setup.epoch_ms) {
         Ok(()) => HelperReply::Ready(tree::walk(&roots)),
         Err(why) => HelperReply::SetupFailed(why),
@@ -76,14 +87,18 @@ fn serve() -> i32 {
             HelperRequest::Call(call) => {
                 let (reply, payload) = match &call.request {
                     MachineRequest::Run(run) => {
-                        let (outcome, output) = command::run(run, &payload, &signals);
+                        let (outcome, output) = command::run(run, &payload, &signals, &filters);
                         (MachineReply::Ran(Box::new(outcome)), output)
                     }
                     request => files::call(request, &payload, &mut handles, call.at),
                 };
                 (HelperReply::Reply(reply), payload)
             }
-            HelperRequest::Snapshot => (HelperReply::Snapshot(tree::walk(&roots)), Vec::new()),
+            HelperRequest::Snapshot => {
+                // Nothing runs while the tree is walked, so nothing changes between two walks.
+                limits::kill_everything_else();
+                (HelperReply::Snapshot(tree::walk(&roots)), Vec::new())
+            }
             HelperRequest::Read { paths, each, total } => read_starts(&paths, each, total),
             HelperRequest::Setup(_) => break,
         };

@@ -9,6 +9,9 @@ use std::io;
 
 use modlearn_types::ProgramRun;
 
+use crate::helper::identity;
+use crate::stubs::SCRIPTED_DIR;
+
 // Not every libc build names these (linux/ptrace.h).
 const PTRACE_EVENT_FORK: i32 = 1;
 const PTRACE_EVENT_VFORK: i32 = 2;
@@ -20,10 +23,6 @@ const PTRACE_O_TRACEVFORK: libc::c_long = 1 << PTRACE_EVENT_VFORK;
 const PTRACE_O_TRACECLONE: libc::c_long = 1 << PTRACE_EVENT_CLONE;
 const PTRACE_O_TRACEEXEC: libc::c_long = 1 << PTRACE_EVENT_EXEC;
 const PTRACE_O_EXITKILL: libc::c_long = 1 << 20;
-
-/// Where the environment's scripted programs sit inside the machine: a program run from here is
-/// recorded under the script's name as well.
-pub(crate) const SCRIPTED_DIR: &str = "/usr/local/bin/";
 
 /// The longest argument list a record keeps, in bytes.
 const ARGV_LIMIT: usize = 16 << 10;
@@ -139,26 +138,48 @@ impl Trace {
             .map(|path| path.to_string_lossy().into_owned())
             .unwrap_or_else(|_| "?".to_owned());
         let (argv, cut) = read_argv(pid);
+        let origin = identity::origin(pid, &path);
+        // A scripted program runs as its script, `sh /usr/local/bin/NAME ARGS`: the machine's own
+        // shell, handed a script that is there (the directory is read-only, so it is the
+        // environment's).
         let scripted = argv
             .get(1)
-            .and_then(|script| script.strip_prefix(SCRIPTED_DIR))
-            .filter(|name| !name.is_empty() && !name.contains('/') && (path.ends_with("/dash") || path.ends_with("/bash")))
+            .filter(|script| std::path::Path::new(script.as_str()).is_file())
+            .and_then(|script| script.strip_prefix(SCRIPTED_DIR)?.strip_prefix('/'))
+            .filter(|name| {
+                let shell = path == "/usr/bin/dash" || path == "/usr/bin/bash";
+                shell && origin.is_system() && !name.is_empty() && !name.contains('/')
+            })
             .map(str::to_owned);
-        self.programs.push(ProgramRun { path, argv, scripted, cut });
-    }
-
-    /// Stops every traced process at once.
-    pub(crate) fn kill_all(&mut self) {
-        for pid in &self.live {
-            // SAFETY: kill takes a pid and a signal; a pid that is gone fails harmlessly.
-            unsafe { libc::kill(*pid, libc::SIGKILL) };
-        }
+        let steering = steering_environment(pid);
+        self.programs.push(ProgramRun { path, argv, scripted, origin, steering, cut });
     }
 
     /// Forgets threads that ended without a report (as an exec by another thread leaves them).
     pub(crate) fn prune(&mut self) {
         self.live.retain(|pid| std::path::Path::new(&format!("/proc/{pid}")).exists());
     }
+}
+
+/// Environment variables that give git configuration (an alias among them: `GIT_CONFIG_COUNT=1
+/// GIT_CONFIG_KEY_0=alias.r GIT_CONFIG_VALUE_0=reset git r --hard` is `git reset --hard`), or
+/// move where git finds its commands.
+const STEERING: &[&str] =
+    &["GIT_CONFIG_PARAMETERS", "GIT_CONFIG_COUNT", "GIT_CONFIG", "GIT_CONFIG_GLOBAL", "GIT_CONFIG_SYSTEM", "GIT_EXEC_PATH"];
+/// The most of a process's environment read for them.
+const ENVIRON_LIMIT: u64 = 1 << 20;
+
+/// Which of [`STEERING`] process `pid` started with; all of them when its environment cannot
+/// be read whole, since then it cannot be told.
+fn steering_environment(pid: i32) -> Vec<String> {
+    use std::io::Read;
+    let mut bytes = Vec::new();
+    let read = std::fs::File::open(format!("/proc/{pid}/environ")).and_then(|file| file.take(ENVIRON_LIMIT + 1).read_to_end(&mut bytes));
+    if read.is_err() || bytes.len() as u64 > ENVIRON_LIMIT {
+        return STEERING.iter().map(|name| (*name).to_owned()).collect();
+    }
+    let names: Vec<&[u8]> = bytes.split(|byte| *byte == 0).filter_map(|entry| entry.split(|byte| *byte == b'=').next()).collect();
+    STEERING.iter().filter(|name| names.contains(&name.as_bytes())).map(|name| (*name).to_owned()).collect()
 }
 
 /// A process's arguments as the kernel keeps them, cut at [`ARGV_LIMIT`].
