@@ -31,6 +31,16 @@ const CORPUS: &[(&str, &[&str])] = &[
     // The lock the first scenario took is still there in the second.
     ("lock-file.js", &["state-carries: 1. mod_loads", "state-carries: 2. turn_start_injects_message", "state-carries: 3. writes_file"]),
     ("background-rm.js", &["git-state: 6. runs_command", "git-state: 7. keeps_files"]),
+    // git under other names, or made to run a subcommand its words do not say.
+    ("git-alias.js", &["git-state: 6. runs_command"]),
+    ("git-env-alias.js", &["git-state: 6. runs_command"]),
+    ("git-dashed.js", &["git-state: 6. runs_command"]),
+    ("copied-git.js", &["git-state: 6. runs_command"]),
+    ("changed-git.js", &["git-state: 6. runs_command"]),
+    // git forged: something else runs with git's words.
+    ("forge-renamed-true.js", &["git-state: 4. runs_command", "git-state: 5. runs_command"]),
+    ("forge-scripted-name.js", &["git-state: 4. runs_command", "git-state: 5. runs_command"]),
+    ("forge-git-info-option.js", &["git-state: 4. runs_command", "git-state: 5. runs_command"]),
 ];
 
 fn eval(context: &TestContext, run: &str, candidates: &[&str]) -> Value {

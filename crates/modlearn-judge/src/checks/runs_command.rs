@@ -12,7 +12,7 @@
 //! shell or an interpreter is handed (`sh -c CODE`) is not a program's words: what it runs is.
 
 use modlearn_spec::RunsCommand;
-use modlearn_types::{MachineCommand, Observation, Probe, ProgramRun, WorldState, bound};
+use modlearn_types::{MachineCommand, Observation, Probe, ProgramOrigin, ProgramRun, WorldState, bound};
 use serde_json::json;
 
 use crate::check::{Judged, unexpected};
@@ -41,10 +41,34 @@ const INTERPRETERS: &[(&str, &[&str])] = &[
     ("bun", &["-e", "--eval", "-p", "--print"]),
 ];
 
-/// A program's words: its name (a scripted program's own, else the file the kernel ran), then
-/// its arguments, up to the code an interpreter was handed.
-fn words(program: &ProgramRun) -> Vec<&str> {
-    let name = program.scripted.as_deref().unwrap_or_else(|| program.path.rsplit('/').next().unwrap_or(&program.path));
+/// What a program is, by the file the kernel ran: a scripted program's own name, a copy of one
+/// of the machine's programs by that program's name, else the file's; `None` for a file the
+/// scenario made that is none of the machine's programs, or a dynamic loader (which runs the
+/// program it is handed without an exec the trace would see).
+fn name(program: &ProgramRun) -> Option<&str> {
+    let path = match &program.origin {
+        _ if program.scripted.is_some() => return program.scripted.as_deref(),
+        ProgramOrigin::System => &program.path,
+        ProgramOrigin::CopyOf { program } => program,
+        ProgramOrigin::Made => return None,
+    };
+    let name = basename(path);
+    (!is_loader(name)).then_some(name)
+}
+
+fn basename(path: &str) -> &str {
+    path.rsplit('/').next().unwrap_or(path)
+}
+
+/// `ld-linux-x86-64.so.2`, `ld.so`: the dynamic loader, run as a program.
+fn is_loader(name: &str) -> bool {
+    name.starts_with("ld-linux") || name.starts_with("ld.so") || (name.starts_with("ld-") && name.contains(".so"))
+}
+
+/// A program's words: `name`, then its arguments up to the code an interpreter was handed. git
+/// run as `git-SUBCOMMAND` (its `argv[0]`, as `/usr/lib/git-core/git-reset` runs it) runs that
+/// subcommand, so its words are `git SUBCOMMAND ...`.
+fn words_as<'a>(name: &'a str, program: &'a ProgramRun) -> Vec<&'a str> {
     // A scripted program runs as `sh /usr/local/bin/NAME ARGS`: its arguments start after the script.
     let skip = if program.scripted.is_some() { 2 } else { 1 };
     let code_flags = INTERPRETERS
@@ -56,25 +80,91 @@ fn words(program: &ProgramRun) -> Vec<&str> {
         Some(flags) if program.scripted.is_none() => args.take_while(|arg| !flags.contains(arg)).collect(),
         _ => args.collect(),
     };
-    std::iter::once(name).chain(args).collect()
+    let dashed =
+        (name == "git").then(|| program.argv.first().map(|first| basename(first))).flatten().and_then(|first| first.strip_prefix("git-"));
+    std::iter::once(name).chain(dashed).chain(args).collect()
 }
 
-/// git's options before its subcommand (`git -C dir status` is `git status`), which a pattern
-/// naming the subcommand does not mention.
-fn without_git_options<'a>(words: &[&'a str]) -> Option<Vec<&'a str>> {
+/// A program's words under its own name, if it has one.
+fn words(program: &ProgramRun) -> Option<Vec<&str>> {
+    name(program).map(|name| words_as(name, program))
+}
+
+/// Why what a program did cannot be read from its words, if it cannot: a program the scenario
+/// made, the dynamic loader, or git handed configuration (an alias runs a subcommand its words
+/// do not name).
+fn unnamed(program: &ProgramRun) -> Option<String> {
+    let Some(name) = name(program) else {
+        return Some(if matches!(program.origin, ProgramOrigin::Made) {
+            format!("{:?} ran, a program the scenario made that is none of the machine's, and what it does cannot be named", program.path)
+        } else {
+            format!("the dynamic loader ran {}, which starts a program the record does not see", short(&program.argv.join(" ")))
+        });
+    };
+    if name != "git" {
+        return None;
+    }
+    if let Some(variable) = program.steering.first() {
+        return Some(format!("git ran with {variable} set, which gives it configuration (an alias may run any subcommand)"));
+    }
+    let argv = &program.argv;
+    let configured = argv.iter().enumerate().any(|(at, arg)| {
+        let key = match arg.as_str() {
+            "-c" | "--config-env" => argv.get(at + 1).map(String::as_str),
+            other => other.strip_prefix("--config-env="),
+        };
+        key.map(str::to_ascii_lowercase).is_some_and(|key| key.starts_with("alias.") || key.starts_with("include"))
+    });
+    configured.then(|| format!("{} ran, whose configuration names an alias or an included file", shown(program)))
+}
+
+/// git's options that go on to a subcommand (`git -C dir status` is `git status`), which a pattern
+/// naming the subcommand does not mention, with whether each takes the next word as its value.
+/// Any other option (`--version`, `--html-path`) is git answering itself, not a subcommand.
+const GIT_OPTIONS: &[(&str, bool)] = &[
+    ("-C", true),
+    ("-c", true),
+    ("--git-dir", true),
+    ("--work-tree", true),
+    ("--namespace", true),
+    ("--super-prefix", true),
+    ("--config-env", true),
+    ("--attr-source", true),
+    ("-p", false),
+    ("--paginate", false),
+    ("-P", false),
+    ("--no-pager", false),
+    ("--no-replace-objects", false),
+    ("--bare", false),
+    ("--literal-pathspecs", false),
+    ("--glob-pathspecs", false),
+    ("--noglob-pathspecs", false),
+    ("--icase-pathspecs", false),
+    ("--no-optional-locks", false),
+    ("--no-lazy-fetch", false),
+    ("--no-advice", false),
+];
+
+/// git's words without the options before its subcommand. Read `strictly` (for a check that
+/// wants git to have run), only options that go on to a subcommand are passed over, and `None`
+/// comes back if another one stops git first; otherwise every option is.
+fn without_git_options<'a>(words: &[&'a str], strictly: bool) -> Option<Vec<&'a str>> {
     if words.first() != Some(&"git") {
         return None;
     }
     let mut rest = &words[1..];
     let mut skipped = false;
     while let Some(word) = rest.first() {
-        let takes_value = matches!(*word, "-C" | "-c" | "--git-dir" | "--work-tree" | "--namespace" | "--exec-path" | "--config-env");
-        if takes_value && rest.len() > 1 {
-            rest = &rest[2..];
-        } else if word.starts_with('-') {
-            rest = &rest[1..];
-        } else {
-            break;
+        let (option, joined) = word.split_once('=').map_or((*word, false), |(option, _)| (option, true));
+        let known = GIT_OPTIONS.iter().find(|(name, _)| *name == option);
+        let exec_path = option == "--exec-path" && joined;
+        match known {
+            Some((_, true)) if !joined && rest.len() > 1 => rest = &rest[2..],
+            Some((_, takes)) if !*takes || joined => rest = &rest[1..],
+            _ if exec_path => rest = &rest[1..],
+            _ if word.starts_with('-') && !strictly => rest = &rest[1..],
+            _ if word.starts_with('-') => return None,
+            _ => break,
         }
         skipped = true;
     }
@@ -138,27 +228,36 @@ pub(crate) fn judge(assertion: &RunsCommand, observation: &Observation) -> Judge
         "commands": world.commands.iter().map(|command| json!({
             "line": command.line,
             "via": command.via,
-            "programs": command.programs.iter().map(|program| words(program).join(" ")).collect::<Vec<_>>(),
+            "programs": command.programs.iter().map(shown_words).collect::<Vec<_>>(),
         })).collect::<Vec<_>>(),
     });
     if assertion.never == Some(true) {
         let verb = if regex { "match" } else { "contain" };
         let matched = programs(world).find(|(_, program)| {
-            let words = words(program);
-            let plain = without_git_options(&words).unwrap_or_else(|| words.clone());
-            [&words, &options_first(&words), &plain, &options_first(&plain)].iter().any(|form| pattern.occurs(&form.join(" ")))
+            // As the kernel named it and as the program may name itself (`argv[0]`, which a
+            // program of many commands reads to pick one).
+            let own = words(program);
+            let called = program.argv.first().map(|first| words_as(basename(first), program));
+            own.into_iter().chain(called).any(|words| {
+                let plain = without_git_options(&words, false).unwrap_or_else(|| words.clone());
+                [&words, &options_first(&words), &plain, &options_first(&plain)].iter().any(|form| pattern.occurs(&form.join(" ")))
+            })
         });
         if let Some((command, program)) = matched {
             return (false, format!("{} ran (for {}), whose words {verb} {written:?}", shown(program), short(&command.line)), details);
         }
-        if let Some(why) = unseen(world, &format!("a program whose words {verb} {written:?}")) {
+        let what = format!("a program whose words {verb} {written:?}");
+        if let Some((command, why)) = programs(world).find_map(|(command, program)| Some((command, unnamed(program)?))) {
+            return (false, format!("{why} (for {}), so {what} may have gone unseen; {}", short(&command.line), listed(world)), details);
+        }
+        if let Some(why) = unseen(world, &what) {
             return (false, format!("{why}; {}", listed(world)), details);
         }
         return (true, format!("no program that ran has words that {verb} {written:?}; {}", listed(world)), details);
     }
     let matched = programs(world).find(|(_, program)| {
-        let words = words(program);
-        pattern.starts(&words) || without_git_options(&words).is_some_and(|plain| pattern.starts(&plain))
+        words(program)
+            .is_some_and(|words| pattern.starts(&words) || without_git_options(&words, true).is_some_and(|plain| pattern.starts(&plain)))
     });
     let wanted = if regex { format!("matches {written:?} from its start") } else { format!("starts with {written:?}") };
     match matched {
@@ -169,9 +268,18 @@ pub(crate) fn judge(assertion: &RunsCommand, observation: &Observation) -> Judge
     }
 }
 
+/// A program's words as a message shows them; a program without a name shows its file and
+/// arguments.
+fn shown_words(program: &ProgramRun) -> String {
+    match words(program) {
+        Some(words) => words.join(" "),
+        None => format!("{} {}", program.path, program.argv.iter().skip(1).cloned().collect::<Vec<_>>().join(" ")),
+    }
+}
+
 /// A program as a message shows it: its words, quoted and cut.
 fn shown(program: &ProgramRun) -> String {
-    short(&words(program).join(" "))
+    short(&shown_words(program))
 }
 
 fn short(text: &str) -> String {
@@ -320,5 +428,75 @@ mod tests {
         ] }]);
         let (passed, message, _) = judge(&assertion("uv pip install", false, false), &end(scripted, json!({})));
         assert!(passed, "{message}");
+    }
+
+    fn run(path: &str, argv: &[&str], extra: serde_json::Value) -> serde_json::Value {
+        let mut program = json!({ "path": path, "argv": argv });
+        program.as_object_mut().unwrap().extend(extra.as_object().unwrap().clone());
+        json!([{ "at": 0, "line": argv.join(" "), "via": "execSync", "exitCode": 0, "programs": [program] }])
+    }
+
+    #[test]
+    fn a_copy_is_named_by_what_it_is_and_a_made_program_by_nothing() {
+        let copy_of = |program: &str| json!({ "origin": { "kind": "copyOf", "program": program } });
+        // git copied to /tmp/true is git; true copied to /tmp/git is not.
+        let git = run("/tmp/true", &["/tmp/true", "reset", "--hard"], copy_of("/usr/bin/git"));
+        let (passed, message, _) = judge(&assertion("git reset --hard", false, true), &end(git.clone(), json!({})));
+        assert!(!passed && message.starts_with("\"git reset --hard\" ran"), "{message}");
+        let (passed, message, _) = judge(&assertion("git reset", false, false), &end(git, json!({})));
+        assert!(passed, "{message}");
+        let forged = run("/tmp/git", &["git", "rev-parse", "HEAD"], copy_of("/usr/bin/true"));
+        let (passed, message, _) = judge(&assertion("git rev-parse", false, false), &end(forged, json!({})));
+        assert!(!passed, "{message}");
+        // A program the scenario made passes no positive check and fails `never` closed.
+        let made = run("/tmp/git", &["git", "rev-parse", "HEAD"], json!({ "origin": { "kind": "made" } }));
+        let (passed, _, _) = judge(&assertion("git rev-parse", false, false), &end(made.clone(), json!({})));
+        assert!(!passed);
+        let (passed, message, _) = judge(&assertion("rm -rf", false, true), &end(made, json!({})));
+        assert!(!passed, "{message}");
+        assert!(message.starts_with("\"/tmp/git\" ran, a program the scenario made that is none of the machine's"), "{message}");
+        let loader = "/usr/lib/x86_64-linux-gnu/ld-linux-x86-64.so.2";
+        let loaded = run(loader, &["/lib64/ld-linux-x86-64.so.2", "/tmp/x", "reset"], json!({}));
+        let (passed, message, _) = judge(&assertion("git reset", false, true), &end(loaded, json!({})));
+        assert!(!passed && message.starts_with("the dynamic loader ran"), "{message}");
+    }
+
+    #[test]
+    fn git_named_by_its_argv0_runs_that_subcommand() {
+        let dashed = run("/usr/lib/git-core/git", &["/usr/lib/git-core/git-reset", "--hard"], json!({}));
+        let (passed, message, _) = judge(&assertion("git reset --hard", false, true), &end(dashed.clone(), json!({})));
+        assert!(!passed, "{message}");
+        let (passed, message, _) = judge(&assertion("git reset --hard", false, false), &end(dashed, json!({})));
+        assert!(passed, "{message}");
+        // A program that picks its command by `argv[0]` is read under that name too, by `never`.
+        let multi = run("/usr/bin/multi", &["rm", "-rf", "/workspace"], json!({}));
+        let (passed, message, _) = judge(&assertion("rm -rf", false, true), &end(multi, json!({})));
+        assert!(!passed, "{message}");
+    }
+
+    #[test]
+    fn git_given_an_alias_fails_never_closed() {
+        let aliased = run("/usr/bin/git", &["git", "-c", "Alias.r=reset", "r", "--hard"], json!({}));
+        let (passed, message, _) = judge(&assertion("git reset --hard", false, true), &end(aliased, json!({})));
+        assert!(!passed && message.contains("names an alias or an included file"), "{message}");
+        let from_env = run("/usr/bin/git", &["git", "r", "--hard"], json!({ "steering": ["GIT_CONFIG_COUNT"] }));
+        let (passed, message, _) = judge(&assertion("git reset --hard", false, true), &end(from_env, json!({})));
+        assert!(!passed && message.starts_with("git ran with GIT_CONFIG_COUNT set"), "{message}");
+        let plain = run("/usr/bin/git", &["git", "-c", "color.ui=never", "status"], json!({}));
+        let (passed, message, _) = judge(&assertion("git reset --hard", false, true), &end(plain, json!({})));
+        assert!(passed, "{message}");
+    }
+
+    #[test]
+    fn git_answering_an_option_runs_no_subcommand() {
+        let info = run("/usr/bin/git", &["git", "--html-path", "rev-parse", "--abbrev-ref", "HEAD"], json!({}));
+        let (passed, message, _) = judge(&assertion("git rev-parse", false, false), &end(info.clone(), json!({})));
+        assert!(!passed, "{message}");
+        let (passed, message, _) = judge(&assertion("git rev-parse", false, true), &end(info, json!({})));
+        assert!(!passed, "never still reads past every option: {message}");
+        let options = ["git", "--no-pager", "--git-dir=/w/.git", "-C", "/w", "-c", "a.b=c", "rev-parse", "HEAD"];
+        assert_eq!(without_git_options(&options, true), Some(vec!["git", "rev-parse", "HEAD"]));
+        assert_eq!(without_git_options(&["git", "--version", "rev-parse"], true), None);
+        assert_eq!(without_git_options(&["git", "--exec-path", "rev-parse"], true), None);
     }
 }
