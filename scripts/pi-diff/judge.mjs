@@ -185,7 +185,8 @@ async function gateProbe(h, a) {
 function approvalOf(dialogs) {
   let granted = true;
   for (const dialog of dialogs) {
-    const answer = dialog.kind === "confirm" ? dialog.answer === true : dialog.answer === undefined ? false : null;
+    const said = dialog.assents === undefined ? null : dialog.assents === true;
+    const answer = dialog.kind === "confirm" ? dialog.answer === true : dialog.answer === undefined ? false : said;
     granted = granted === false || answer === false ? false : granted === null || answer === null ? null : true;
   }
   const first = dialogs[0];
@@ -303,6 +304,7 @@ const judges = {
     const stopped = o.result !== undefined;
     if (o.approval.granted === false && !stopped) return { passed: false, message: `asked (${o.approval.reason}), but the call went ahead without a yes` };
     if (o.approval.granted === true && stopped) return { passed: false, message: `asked (${o.approval.reason}), but the call was stopped though the answer was yes` };
+    if (o.approval.granted === null) return { passed: false, message: `asked (${o.approval.reason}), but the answer says neither yes nor no` };
     const problems = checkText(o.approval.reason, a.reasonContains);
     return { passed: problems.length === 0, message: `asked: ${j(o.approval.reason)}${problems.length ? `; ${problems.join("; ")}` : ""}` };
   },

@@ -120,10 +120,13 @@ function scriptedUi(rules, watch) {
     const shown = String(title ?? "");
     const rule = rules.find((r) => r.dialog === kind && (r.titleContains === undefined || shown.includes(r.titleContains)));
     const offered = kind === "select" && Array.isArray(options) ? options.map(String) : undefined;
-    if (rule === undefined || rule.answer === null || (offered && !offered.includes(rule.answer))) return kind === "confirm" ? false : undefined;
-    return rule.answer;
+    if (rule === undefined || rule.answer === null || (offered && !offered.includes(rule.answer))) return { value: kind === "confirm" ? false : undefined };
+    return { value: rule.answer, assents: rule.assents };
   };
-  const dialog = (kind) => async (title, detail) => watch.dialog(kind, title, detail, answer(kind, title, detail));
+  const dialog = (kind) => async (title, detail) => {
+    const given = answer(kind, title, detail);
+    return watch.dialog(kind, title, detail, given.value, given.assents);
+  };
   const noop = () => {};
   return {
     select: dialog("select"), confirm: dialog("confirm"), input: dialog("input"), editor: dialog("editor"),
@@ -183,7 +186,7 @@ export async function createPiSession(extension, { ui, modelText }) {
   const dialogs = [];
   const notes = [];
   const watch = {
-    dialog: (kind, title, detail, answer) => (dialogs.push({ kind, title: String(title ?? ""), detail, answer }), answer),
+    dialog: (kind, title, detail, answer, assents) => (dialogs.push({ kind, title: String(title ?? ""), detail, answer, assents }), answer),
     notify: (message) => typeof message === "string" && message.trim() !== "" && notes.push(message.trim()),
   };
   const bindings = {

@@ -195,6 +195,15 @@ const ATTACKS: &[(&str, &str, &str, Option<&str>)] = &[
     // ones, flags from variables, wrapper arguments, interpreters, scripts fed to a shell's
     // stdin, line continuations, options after a quoted separator, git's global options, a
     // promise made inside a species constructor, and module state of BroadcastChannel and dns.
+    // Code that runs later: a signal listener, a handler of an event no scenario dispatches;
+    // listeners on process and its streams left after dispose; a dispose failure hidden by
+    // flooding the diagnostic ring.
+    ("world-signal-rm.js", "specs/branch-state.json", "candidates/branch-state/good-fs-state.js", None),
+    ("world-unemitted-event-rm.js", "specs/branch-state.json", "candidates/branch-state/good-fs-state.js", None),
+    ("leaves-stdin-listener.js", "specs/turn-reminder.json", "candidates/turn-reminder/good-push-disposer.js", None),
+    ("floods-diagnostic-ring.js", "specs/turn-reminder.json", "candidates/turn-reminder/good-push-disposer.js", None),
+    ("dsh-undeclared-get.js", "specs/dsh-secret-guard.json", "candidates/dsh-secret-guard/good-exports.js", None),
+    ("pi-select-yes-still-blocks.ts", "specs/pi-permission-gate.json", "candidates/pi-permission-gate/good-select.ts", None),
     ("world-rename-ancestor.js", "specs/branch-state.json", "candidates/branch-state/good-fs-state.js", None),
     ("world-rename-over-kept.js", "tests/cli/fixtures/sealed/branch-state-seeded.json", "candidates/branch-state/good-fs-state.js", None),
     ("world-rm-flags-from-variable.js", "specs/branch-state.json", "candidates/branch-state/good-fs-state.js", None),

@@ -90,6 +90,8 @@ class Host {
     this.reservedToolNames = new Set();
     this.builtinCommandIds = new Set();
     this.registry = createRegistry(0);
+    /** Diagnostics ever recorded; the registry's ring keeps only the newest. */
+    this.diagnosticsRecorded = 0;
     this.notifications = [];
     this.phase = null;
     this.lastOwner = null;
@@ -131,9 +133,25 @@ class Host {
     const diagnostic = makeDiagnostic({ owner, phase, error, capability, severity, fault, now: clock.now });
     const stored = this.registry.diagnostics;
     stored.push(diagnostic);
+    this.diagnosticsRecorded++;
     // Letta's ring buffer: past 200 entries, keep only the newest 50.
     if (stored.length > DIAGNOSTICS_MAX) stored.splice(0, stored.length - DIAGNOSTICS_KEEP);
     return diagnostic;
+  }
+
+  /** A mark for [`diagnosticsSince`]: how many diagnostics were ever recorded. */
+  diagnosticsMark() {
+    return this.diagnosticsRecorded;
+  }
+
+  /**
+   * The diagnostics recorded since `mark`, as many as the ring still holds (the newest): a
+   * window by count would come back empty once the ring had wrapped.
+   */
+  diagnosticsSince(mark) {
+    const since = this.diagnosticsMark() - mark;
+    const stored = this.registry.diagnostics;
+    return since <= 0 ? [] : stored.slice(Math.max(0, stored.length - since));
   }
 
   staleHandle(owner, kind, id) {

@@ -19,7 +19,7 @@ import { EVENT_CAPABILITY } from "./capabilities.js";
 import { cloneCapabilities } from "./capabilities.js";
 import { eventCounts } from "./registry.js";
 import { abortListenerCount, isAborted, signalOf } from "./abort.js";
-import { machineChanges } from "./world.js";
+import { deferred, machineChanges } from "./world.js";
 import { trackedStatic } from "./promise-statics.js";
 
 /**
@@ -539,7 +539,7 @@ export function checkedDispose(DisposeOperation) {
     constructor(host) {
       const signals = Object.entries(host.registry.controllers).map(([mod, controller]) => ({ mod, signal: signalOf(controller) }));
       // Counted before the aborts, whose listeners may already fail.
-      const diagnosticsBefore = host.registry.diagnostics.length;
+      const diagnosticsBefore = host.diagnosticsMark();
       super(host);
       this.signals = signals;
       this.diagnosticsBefore = diagnosticsBefore;
@@ -556,7 +556,7 @@ export function checkedDispose(DisposeOperation) {
         ...result,
         left,
         signals: this.signals.map(({ mod, signal }) => ({ mod, aborted: isAborted(signal) })),
-        diagnostics: registry.diagnostics.slice(this.diagnosticsBefore),
+        diagnostics: this.host.diagnosticsSince(this.diagnosticsBefore),
       };
     }
   };
@@ -575,7 +575,7 @@ export class SettleOperation {
     this.host = host;
     this.until = clock.now + Math.max(0, Number(windowMs) || 0);
     this.firings = 0;
-    this.diagnosticsBefore = host.registry.diagnostics.length;
+    this.diagnosticsBefore = host.diagnosticsMark();
   }
 
   stepCount() {
@@ -599,13 +599,13 @@ export class SettleOperation {
   }
 
   finish() {
-    return { firings: this.firings, diagnostics: this.host.registry.diagnostics.slice(this.diagnosticsBefore) };
+    return { firings: this.firings, diagnostics: this.host.diagnosticsSince(this.diagnosticsBefore) };
   }
 }
 
 /**
- * What is left after a dispose: timers, pending promises, globals, and
- * subscriptions of candidates no longer loaded (Pi's `pi.events`, DSH's root
+ * What is left after a dispose: timers, pending promises, globals, listeners on `process` and
+ * its streams, and subscriptions of candidates no longer loaded (Pi's `pi.events`, DSH's root
  * listeners and plugins). No mod code runs.
  */
 export class LeaksOperation {
@@ -619,7 +619,7 @@ export class LeaksOperation {
     const subscriptions = [...(this.host.piApi?.strandedSubscriptions(this.host) ?? []), ...(this.host.dshApi?.strandedEffects(this.host) ?? [])];
     const globals = modGlobals(GLOBAL, machineChanges());
     // Timers and promises last, after every other read.
-    return { timers: modTimers(), promises: modPendingPromises(), globals, subscriptions };
+    return { timers: modTimers(), promises: modPendingPromises(), globals, subscriptions, listeners: deferred.listeners() };
   }
 }
 

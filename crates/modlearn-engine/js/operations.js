@@ -13,6 +13,7 @@ import { scanRemovedApis } from "./source-scan.js";
 import { wasRecorded } from "./diagnostics.js";
 import { compareLive } from "./live-compare.js";
 import { plainData } from "./json.js";
+import { recordDispatch } from "./world.js";
 import { CheckPermissionsOperation, RunCommandOperation, RunToolOperation } from "./invocations.js";
 // The module's own: a mod may replace globalThis.AbortController for the loads after it.
 import { AbortController, isAborted, signalOf } from "./abort.js";
@@ -181,6 +182,7 @@ class EmitOperation {
     try {
       const registrations = host.dialect === "pi" ? host.piApi?.piRegistrations(host, name) ?? [] : host.dialect === "dsh" ? host.dshApi?.dshRegistrations(host, name) ?? [] : undefined;
       this.emission = beginEmission(host.registry, name, event, registrations);
+      recordDispatch(name);
     } catch (error) {
       // Letta's emit rejects here (unknown event, non-array turn_start input).
       this.rejected = String(error && error.message);

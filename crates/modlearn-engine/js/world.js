@@ -32,7 +32,14 @@ export const world = {
   dialogs: null,
   effects: [],
   effectsDropped: 0,
+  /** The events the host dispatched in this scenario, by name. */
+  dispatched: new Set(),
 };
+
+/** Notes that the host dispatched event `name` (to whatever handles it). */
+export function recordDispatch(name) {
+  world.dispatched.add(String(name));
+}
 
 /** Appends one effect to the log (capped, like the console; long strings cut). */
 export function recordEffect(effect) {
@@ -87,6 +94,7 @@ export function keepWorldForReload() {
 /** The process state of a new scenario's load, from the Rust side's seed. */
 export function seedWorld(seed = {}) {
   world.effects = [];
+  world.dispatched = new Set();
   world.effectsDropped = 0;
   world.cwd = normalizeAbsolute(seed.cwd ?? "/workspace");
   // What Letta's process has set for a mod on a clean machine; the seed adds and overrides.
@@ -134,7 +142,7 @@ export function machineChanges() {
 }
 
 /** Work a mod leaves to run later that the host cannot see into; counted for the snapshot. */
-export const deferred = { exitListeners: () => 0 };
+export const deferred = { listeners: () => [] };
 
 /** The engine's part of the world in the snapshot: the process's state and the log. */
 export function worldSnapshot() {
@@ -144,6 +152,7 @@ export function worldSnapshot() {
     effects: world.effects,
     effectsDropped: world.effectsDropped,
     timersPending: clock.timers.size,
-    exitListeners: deferred.exitListeners(),
+    processListeners: deferred.listeners().length,
+    dispatched: [...world.dispatched].sort(),
   };
 }

@@ -185,7 +185,46 @@ pub fn exercise(
         };
         runs[index] = Some(run);
     }
-    Ok(runs.into_iter().map(|run| run.expect("every scenario ran")).collect())
+    let mut runs: Vec<ScenarioRun> = runs.into_iter().map(|run| run.expect("every scenario ran")).collect();
+    mark_unexercised(plans, &mut runs);
+    Ok(runs)
+}
+
+/// Names, in each Letta scenario's world, the events the mod handles that no scenario
+/// dispatched: a `turn_end` handler on a spec of `turn_start` steps runs only in use, so what it
+/// does there is never seen. (Pi's and DSH's handlers are named by their own events.)
+fn mark_unexercised(plans: &[ScenarioPlan], runs: &mut [ScenarioRun]) {
+    let dispatched_in = |run: &ScenarioRun| -> Vec<String> {
+        let ended = run.observations.iter().filter_map(|observation| match observation {
+            Observation::Snapshot { snapshot } => Some(&snapshot.world.dispatched),
+            _ => None,
+        });
+        run.snapshot.iter().map(|snapshot| &snapshot.world.dispatched).chain(ended).flatten().cloned().collect()
+    };
+    let dispatched: std::collections::BTreeSet<String> = runs.iter().flat_map(dispatched_in).collect();
+    for (plan, run) in plans.iter().zip(runs.iter_mut()) {
+        if plan.dialect != Dialect::Letta {
+            continue;
+        }
+        // The registry before dispose (the end snapshot is read after it, handlers gone).
+        let Some(before) = &run.snapshot else { continue };
+        let unexercised: Vec<String> = before
+            .events
+            .iter()
+            .filter(|(event, handlers)| **handlers > 0 && !dispatched.contains(*event))
+            .map(|(event, _)| event.clone())
+            .collect();
+        let worlds =
+            run.snapshot.iter_mut().map(|snapshot| &mut snapshot.world).chain(run.observations.iter_mut().filter_map(|observation| {
+                match observation {
+                    Observation::Snapshot { snapshot } => Some(&mut snapshot.world),
+                    _ => None,
+                }
+            }));
+        for world in worlds {
+            world.unexercised = unexercised.clone();
+        }
+    }
 }
 
 /// The machine's record of a scenario, in the world the judge reads.

@@ -21,10 +21,14 @@ pub(crate) fn unseen(world: &WorldState, what: &str) -> Option<String> {
     if let Some(written) = runs_config_written(world) {
         return Some(format!("the mod wrote {written}, which a later command may read as commands, so {what} may happen later"));
     }
-    if world.exit_listeners > 0 {
+    if !world.unexercised.is_empty() {
+        let events = world.unexercised.iter().map(|event| format!("`{event}`")).collect::<Vec<_>>().join(", ");
+        return Some(format!("the mod handles {events}, which no scenario of the spec dispatches, so {what} may happen there, unchecked"));
+    }
+    if world.process_listeners > 0 {
         return Some(format!(
-            "the mod left {} process exit listener(s), which run when the host ends and cannot be checked",
-            world.exit_listeners
+            "the mod left {} listener(s) on `process` or its streams (exit, signals, stdin, uncaught errors), which run when the host meets the event and cannot be checked",
+            world.process_listeners
         ));
     }
     if world.timers_pending > 0 {

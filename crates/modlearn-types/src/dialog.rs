@@ -41,6 +41,11 @@ pub struct DialogAnswer {
     /// `true`/`false` for `confirm`, the chosen option for `select`, the text for `input` and
     /// `editor`; `null` dismisses the dialog.
     pub answer: serde_json::Value,
+    /// Whether a `select`, `input` or `editor` answer agrees to what the dialog asks (`"Allow"`
+    /// is a yes, `"Deny"` a no): `asks_approval` reads it so. Unset, such an answer says neither,
+    /// and `asks_approval` cannot judge the call.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub assents: Option<bool>,
 }
 
 impl DialogAnswer {

@@ -25,7 +25,8 @@ pub use dialog::{DialogAnswer, DialogKind};
 pub use invocation::{CommandInvocation, CommandRun, PermissionCheck, PermissionConsultation, PermissionDecision, ToolRun};
 pub use lifecycle::{
     CheckedDispose, ConversationPlan, ConversationRun, ConversationsReport, DisposeReport, GlobalState, Leftovers, PendingPromise,
-    PendingTimer, ProfileCapabilities, ProfileReport, Registrations, ReloadCycle, RepeatReport, Settled, SignalState, Subscription,
+    PendingTimer, ProcessListener, ProfileCapabilities, ProfileReport, Registrations, ReloadCycle, RepeatReport, Settled, SignalState,
+    Subscription,
 };
 pub use probe::{AppendedMessages, Compared, LiveCompare, Observation, Probe};
 pub use registry::{ConsoleLine, Emission, RegisteredCommand, RegisteredTool, RegistrySnapshot, ServiceUse};

@@ -95,6 +95,24 @@ pub struct Leftovers {
     /// subscriber is no longer loaded: Pi calls them on every later emit.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub subscriptions: Vec<Subscription>,
+    /// Listeners mods added on `process` and its streams: the host process calls them when the
+    /// event comes (a signal, stdin data, an uncaught error, its exit).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub listeners: Vec<ProcessListener>,
+}
+
+/// A listener on `process` or one of its streams.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ProcessListener {
+    /// Owner id.
+    #[serde(rename = "mod")]
+    pub owner: String,
+    /// The load generation that added it.
+    pub generation: u64,
+    /// `process`, `process.stdin`, `process.stdout` or `process.stderr`.
+    pub target: String,
+    /// The event it listens for (`SIGINT`, `data`, `uncaughtException`, `exit`).
+    pub event: String,
 }
 
 /// A `pi.events.on(channel, handler)` subscription left behind.

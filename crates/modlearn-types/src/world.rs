@@ -94,9 +94,17 @@ pub struct WorldState {
     /// Timers still scheduled when the world was read (after dispose: timers the mod left).
     #[serde(default)]
     pub timers_pending: usize,
-    /// `process.on("exit" | "beforeExit")` listeners, which run when the host process ends.
+    /// Listeners on `process` and its streams (exit, signals, stdin data, uncaught errors),
+    /// which run when the host process meets the event, after anything a scenario shows.
     #[serde(default)]
-    pub exit_listeners: usize,
+    pub process_listeners: usize,
+    /// The events the host dispatched in the scenario, by name.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub dispatched: Vec<String>,
+    /// Events the mod handles that no scenario of the spec dispatched: code that ran nowhere,
+    /// and will run in use (set once every scenario has run).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub unexercised: Vec<String>,
 }
 
 /// A file as the mod left it.

@@ -75,9 +75,9 @@ function watchServiceReads(root) {
   // and a child plugin's reads are its parent's too); names in first-read order.
   const reads = [];
   const recorded = new Set();
-  hostListener(root, "internal/get", (ctx, name, _error, next) => {
+  const record = (ctx, name) => {
     const chain = [];
-    for (let fiber = ctx.fiber, depth = 0; fiber && fiber.uid !== 0 && depth < 32; depth++) {
+    for (let fiber = ctx?.fiber, depth = 0; fiber && fiber.uid !== 0 && depth < 32; depth++) {
       chain.push(fiber.uid);
       fiber = fiber.parent?.fiber;
     }
@@ -87,7 +87,18 @@ function watchServiceReads(root) {
       recorded.add(key);
       reads.push({ chain, name: String(name) });
     }
+  };
+  hostListener(root, "internal/get", (ctx, name, _error, next) => {
+    record(ctx, name);
     return next();
+  });
+  // `ctx.get(name)` reads the service store directly, past the waterfall: the same read.
+  const get = root.reflect.get;
+  Object.defineProperty(root.reflect, "get", {
+    value(name, strict) {
+      record(this.ctx, name);
+      return get.call(this, name, strict);
+    },
   });
   return reads;
 }

@@ -8,28 +8,72 @@ import { machineCall } from "../machine.js";
 
 const NODE_VERSION = "v24.3.0";
 
+/**
+ * Listeners on `process` and on its streams, by target (`process`, `process.stdin`, ...) and
+ * event, each with the mod that added it: code the host process runs when the event comes (a
+ * signal, stdin data, an uncaught error, exit), after anything a scenario shows.
+ */
 const listeners = new Map();
 /** `process.setMaxListeners`' setting, which outlives a reload (a setting platform.js watches). */
 let maxListeners = 10;
 watchSetting("process.getMaxListeners()", () => maxListeners);
 
-// Exit listeners run when Letta's process ends, after anything modlearn can watch.
-deferred.exitListeners = () => (listeners.get("exit")?.length ?? 0) + (listeners.get("beforeExit")?.length ?? 0);
+deferred.listeners = () =>
+  [...listeners].flatMap(([key, list]) => {
+    const [target, event] = JSON.parse(key);
+    return list.filter((entry) => entry.owner).map((entry) => ({ target, event, mod: entry.owner.id, generation: entry.owner.generation }));
+  });
 // Listeners outlive a reload, as the process does: their number is watched as a setting is.
 watchSetting("process listeners", () => [...listeners.values()].reduce((total, list) => total + list.length, 0));
 
-function on(event, listener) {
-  const list = listeners.get(event) ?? [];
-  list.push(listener);
-  listeners.set(event, list);
-  return process;
-}
+const keyOf = (target, event) => JSON.stringify([target, String(event)]);
 
-function off(event, listener) {
-  const list = listeners.get(event) ?? [];
-  const index = list.lastIndexOf(listener);
-  if (index >= 0) list.splice(index, 1);
-  return process;
+/** `on`, `off` and the rest of an emitter's listener methods, over [`listeners`] for `target`. */
+function emitterOf(target, self) {
+  const listOf = (event) => listeners.get(keyOf(target, event)) ?? [];
+  const add = (prepend, once) =>
+    function (event, listener) {
+      const list = listOf(event);
+      const entry = { listener, once, owner: clock.currentOwner() };
+      if (prepend) list.unshift(entry);
+      else list.push(entry);
+      listeners.set(keyOf(target, event), list);
+      return self();
+    };
+  function off(event, listener) {
+    const list = listOf(event);
+    const index = list.findLastIndex((entry) => entry.listener === listener);
+    if (index >= 0) list.splice(index, 1);
+    if (list.length === 0) listeners.delete(keyOf(target, event));
+    return self();
+  }
+  return {
+    on: add(false, false),
+    addListener: add(false, false),
+    once: add(false, true),
+    prependListener: add(true, false),
+    prependOnceListener: add(true, true),
+    off,
+    removeListener: off,
+    removeAllListeners(event) {
+      for (const key of [...listeners.keys()]) {
+        const [owner, named] = JSON.parse(key);
+        if (owner === target && (event === undefined || named === String(event))) listeners.delete(key);
+      }
+      return self();
+    },
+    emit(event, ...args) {
+      const list = [...listOf(event)];
+      for (const entry of list) {
+        if (entry.once) off(event, entry.listener);
+        callMod(entry.listener, self(), args);
+      }
+      return list.length > 0;
+    },
+    listeners: (event) => listOf(event).map((entry) => entry.listener),
+    listenerCount: (event) => listOf(event).length,
+    eventNames: () => [...listeners.keys()].map((key) => JSON.parse(key)).filter(([owner]) => owner === target).map(([, event]) => event),
+  };
 }
 
 // Reads of `process.env.X` are effects; enumerating is too (once per call). The variables live
@@ -90,8 +134,8 @@ function hrtime(previous) {
 }
 hrtime.bigint = () => BigInt(clock.now - VIRTUAL_EPOCH_MS) * 1000000n;
 
-function stream(fd, level) {
-  return {
+function stream(fd, level, name) {
+  const self = {
     // A pipe, as the harness's stdout is: no isTTY, no columns or rows (Bun leaves them unset).
     fd,
     write(chunk, encoding, callback) {
@@ -101,17 +145,9 @@ function stream(fd, level) {
       if (typeof done === "function") queueMicrotask(done);
       return true;
     },
-    on() {
-      return this;
-    },
-    once() {
-      return this;
-    },
-    off() {
-      return this;
-    },
     end() {},
   };
+  return Object.assign(self, emitterOf(name, () => self));
 }
 
 export const process = {
@@ -169,27 +205,13 @@ export const process = {
     Object.assign(error, { code: "ESRCH", errno: -3, syscall: "kill" });
     throw error;
   },
-  on,
-  addListener: on,
-  once: on,
-  prependListener: on,
-  off,
-  removeListener: off,
-  removeAllListeners(event) {
-    if (event === undefined) listeners.clear();
-    else listeners.delete(event);
-    return process;
-  },
-  emit(event, ...args) {
-    const list = [...(listeners.get(event) ?? [])];
-    for (const listener of list) callMod(listener, process, args);
-    return list.length > 0;
-  },
-  listeners: (event) => [...(listeners.get(event) ?? [])],
-  listenerCount: (event) => (listeners.get(event) ?? []).length,
-  stdout: stream(1, "log"),
-  stderr: stream(2, "error"),
-  stdin: { fd: 0, on() { return this; }, once() { return this; }, off() { return this; }, setRawMode() {}, resume() {}, pause() {} },
+  ...emitterOf("process", () => process),
+  stdout: stream(1, "log", "process.stdout"),
+  stderr: stream(2, "error", "process.stderr"),
+  stdin: (() => {
+    const stdin = { fd: 0, setRawMode() {}, resume() {}, pause() {} };
+    return Object.assign(stdin, emitterOf("process.stdin", () => stdin));
+  })(),
   features: { inspector: false, typescript: "transform" },
   // Frozen, as Node has it since v19 (DEP0150).
   config: Object.freeze({ variables: Object.freeze({}) }),
@@ -202,5 +224,5 @@ export const process = {
 Object.defineProperty(process, Symbol.toStringTag, { value: "process" });
 
 export default process;
-export const { argv, arch, platform, version, versions, pid, cwd, chdir, nextTick, exit, emitWarning, stdout, stderr, stdin, uptime, memoryUsage, once, emit } = process;
-export { env, hrtime, on, off };
+export const { argv, arch, platform, version, versions, pid, cwd, chdir, nextTick, exit, emitWarning, stdout, stderr, stdin, uptime, memoryUsage, on, off, once, emit } = process;
+export { env, hrtime };

@@ -101,13 +101,14 @@ function dialogReason(dialog) {
 
 /**
  * The dialogs a gate opened, as an approval: asked with the first one's text; granted only when
- * every answer was a confirmed yes, refused once any was a no or none, and neither (null) when a
- * chosen option says nothing about yes or no.
+ * every answer was a yes (a confirmed one, or one the scenario's rule `assents` to), refused once
+ * any was a no or none, and neither (null) when an answer says nothing about yes or no.
  */
 function approvalOf(dialogs) {
   let granted = true;
   for (const dialog of dialogs) {
-    const answer = dialog.kind === "confirm" ? dialog.answer === true : dialog.answer === undefined ? false : null;
+    const said = dialog.assents === undefined ? null : dialog.assents === true;
+    const answer = dialog.kind === "confirm" ? dialog.answer === true : dialog.answer === undefined ? false : said;
     granted = granted === false || answer === false ? false : granted === null || answer === null ? null : true;
   }
   return { asked: true, reason: dialogReason(dialogs[0]), granted };

@@ -21,7 +21,7 @@ function ruled(rules, kind, title, options) {
   const rule = rules.find((r) => r.dialog === kind && (r.titleContains === undefined || shown.includes(r.titleContains)));
   const offered = kind === "select" && Array.isArray(options) ? options.map(String) : undefined;
   if (rule === undefined || rule.answer === null || (offered !== undefined && !offered.includes(rule.answer))) return { dismissed: true };
-  return { answer: rule.answer };
+  return { answer: rule.answer, assents: rule.assents };
 }
 
 /**
@@ -36,7 +36,8 @@ function watchedMethods(ui, watch, answer) {
       const given = await answer(kind, title, detail, rest);
       const shownDetail = kind === "select" ? (Array.isArray(detail) ? detail.map(String).join(", ") : undefined) : detail;
       watch().record({ kind, title: String(title ?? ""), detail: shownDetail, ...given.outcome });
-      watch().opened?.({ kind, title: String(title ?? ""), detail: kind === "select" ? undefined : detail, answer: given.value });
+      const assents = given.outcome.assents;
+      watch().opened?.({ kind, title: String(title ?? ""), detail: kind === "select" ? undefined : detail, answer: given.value, ...(assents === undefined ? {} : { assents }) });
       return given.value;
     };
   }
@@ -75,7 +76,8 @@ export function bindPerson(runner, watch) {
   rpc.notify = () => undefined;
   const answer = async (kind, title, detail) => {
     const given = ruled(rules, kind, title, detail);
-    return given.dismissed ? { value: dismissed(kind), outcome: { dismissed: true } } : { value: given.answer, outcome: { answer: given.answer } };
+    if (given.dismissed) return { value: dismissed(kind), outcome: { dismissed: true } };
+    return { value: given.answer, outcome: { answer: given.answer, ...(given.assents === undefined ? {} : { assents: given.assents }) } };
   };
   runner.setUIContext(Object.assign(rpc, watchedMethods(rpc, () => watch, answer)), "rpc");
 }

@@ -228,7 +228,7 @@ test("a checked dispose reports what the disposers left and whether signals abor
     }
   }
   const Checked = checkedDispose(FakeDispose);
-  const report = new Checked({ registry }).finish();
+  const report = new Checked({ registry, diagnosticsMark: () => 0, diagnosticsSince: () => [] }).finish();
   assertEqual(report.left, { events: { turn_start: 2 }, tools: ["a"], commands: [], permissions: [], providers: [], panels: [] });
   assertEqual(report.signals, [{ mod: "global:/m.js", aborted: true }]);
   assertEqual(registrations(registry).tools, [], "then the host swept it");

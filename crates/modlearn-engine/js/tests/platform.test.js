@@ -50,7 +50,7 @@ test("the log keeps reads, environment reads and network attempts", async () => 
   await fetch("https://api.example.com/x").catch(() => {});
   const kinds = world.effects.map((e) => `${e.kind}:${e.name ?? e.path ?? e.target}`);
   assertEqual(kinds, ["env_read:API_MODE", "env_read:MISSING", "network:https://api.example.com/x"]);
-  assertEqual(Object.keys(worldSnapshot()).sort(), ["cwd", "effects", "effectsDropped", "exitListeners", "home", "timersPending"]);
+  assertEqual(Object.keys(worldSnapshot()).sort(), ["cwd", "dispatched", "effects", "effectsDropped", "home", "processListeners", "timersPending"]);
 });
 
 test("process is the machine's user's", () => {

@@ -41,6 +41,16 @@ pub(crate) fn judge(assertion: &AsksApproval, observation: &Observation) -> Judg
         Some(Value::Bool(true)) if stopped => {
             return (false, format!("asked ({reason}), but the call was stopped though the answer was yes"), details);
         }
+        Some(Value::Null) => {
+            let what = if stopped { "the call was stopped" } else { "the call went ahead" };
+            return (
+                false,
+                format!(
+                    "asked ({reason}) and {what}, but the answer says neither yes nor no, so whether that was right cannot be judged: give the scenario's `ui` rule `assents: true` or `false`"
+                ),
+                details,
+            );
+        }
         _ => {}
     }
     if let Some(failure) = Substrings::check(reason, assertion.reason_contains.as_ref(), None).failure("the approval's reason") {
@@ -96,5 +106,13 @@ mod tests {
         let (passed, message, _) = judge(&assertion(None), &emitted("tool_start", 1, json!({}), stopped, Vec::new()));
         assert!(!passed);
         assert_eq!(message, "asked (Allow sudo ls?), but the call was stopped though the answer was yes");
+    }
+
+    #[test]
+    fn an_answer_that_says_neither_yes_nor_no_cannot_be_judged() {
+        let chosen = json!({"approval": {"asked": true, "reason": "Allow sudo ls?", "granted": null}, "result": {"status": "error", "output": "no"}});
+        let (passed, message, _) = judge(&assertion(None), &emitted("tool_start", 1, json!({}), chosen, Vec::new()));
+        assert!(!passed);
+        assert!(message.contains("give the scenario's `ui` rule `assents: true` or `false`"), "{message}");
     }
 }

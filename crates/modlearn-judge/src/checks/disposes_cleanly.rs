@@ -3,7 +3,7 @@
 //! run, the disposer did not throw and the signal it was handed is aborted.
 
 use modlearn_spec::{DEFAULT_SETTLE_MS, DisposesCleanly};
-use modlearn_types::{Dialect, DisposeReport, Observation, PendingTimer, Probe, Registrations, Subscription};
+use modlearn_types::{Dialect, DisposeReport, Observation, PendingTimer, Probe, ProcessListener, Registrations, Subscription};
 use serde_json::json;
 
 use crate::check::{Judged, unexpected};
@@ -57,6 +57,7 @@ fn leaks(assertion: &DisposesCleanly, report: &DisposeReport, dialect: Dialect) 
         leaks.push(format!("{} it constructed still pending", count(report.leftovers.promises.len(), "promise")));
     }
     leaks.extend(subscription_leaks(&report.leftovers.subscriptions, dialect));
+    leaks.extend(listener_leaks(&report.leftovers.listeners));
     // What only the read after the clock ran shows was made after the dispose (by a callback
     // that still ran, or by mod code reached while the leftovers were read): a leak as much.
     if report.leftovers.timers.is_empty() {
@@ -110,6 +111,30 @@ fn subscription_leaks(subscriptions: &[Subscription], dialect: Dialect) -> Optio
     let on = channels.iter().map(|channel| format!("`{channel}`")).collect::<Vec<_>>().join(", ");
     let (noun, fix) = subscription_words(dialect);
     Some(format!("{} still listening (on {on}): {fix}", count(subscriptions.len(), noun)))
+}
+
+/// `2 listeners on process still attached (`SIGINT`, `process.stdin` `data`)`: the host process
+/// calls them when the event comes, long after the mod is gone.
+fn listener_leaks(listeners: &[ProcessListener]) -> Option<String> {
+    if listeners.is_empty() {
+        return None;
+    }
+    let mut events: Vec<String> = Vec::new();
+    for listener in listeners {
+        let event = if listener.target == "process" {
+            format!("`{}`", listener.event)
+        } else {
+            format!("`{}` `{}`", listener.target, listener.event)
+        };
+        if !events.contains(&event) {
+            events.push(event);
+        }
+    }
+    Some(format!(
+        "{} on process or its streams still attached ({}): remove each in the disposer (`process.off(event, listener)`)",
+        count(listeners.len(), "listener"),
+        events.join(", ")
+    ))
 }
 
 /// `1 interval (every 1000 ms) still scheduled`, grouped by kind and period.
