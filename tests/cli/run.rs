@@ -194,6 +194,34 @@ fn later_rounds_see_earlier_failures_and_a_perfect_score_stops_the_run() {
     assert_eq!(&rounds[..2], [1, 1]);
 }
 
+/// Issue 30: a hidden scenario's inputs reach the user's report and nothing a proposer reads:
+/// not the history, not the guide, not the next round's prompt.
+#[test]
+fn hidden_inputs_reach_no_proposer() {
+    let run = Run::new();
+    run.server.respond_with("*", |request| {
+        let round_one = request.prompt_text().contains("Round 1 of 2");
+        Reply::text(fenced(if round_one {
+            "tests/cli/fixtures/hidden/leaks-hidden-args.js"
+        } else {
+            "candidates/turn-reminder/good-push-disposer.js"
+        }))
+    });
+    let output = run.command_for("specs/turn-reminder.json", &["--candidates", "1", "--rounds", "2"]).output().unwrap();
+    assert!(matches!(output.status.code(), Some(0 | 1)), "{}", String::from_utf8_lossy(&output.stderr));
+    // Only the hidden scenario's call edits `./runner`.
+    let hidden = "./runner";
+    let report = std::fs::read_to_string(run.run_dir().join("report.json")).unwrap();
+    assert!(report.contains(hidden), "the user's report keeps the hidden diagnostic");
+    let round_two = run.server.requests().iter().find(|r| r.prompt_text().contains("Round 2 of 2")).expect("round 2 asked").prompt_text();
+    assert!(round_two.contains("saw {"), "the visible scenarios' diagnostics are evidence");
+    assert!(!round_two.contains(hidden), "round 2's prompt quotes a hidden call");
+    for file in ["history.json", "history.md", "proposer-guide.md"] {
+        let text = std::fs::read_to_string(run.run_dir().join(file)).unwrap_or_default();
+        assert!(!text.contains(hidden), "{file} quotes a hidden call");
+    }
+}
+
 #[test]
 fn rate_limits_are_retried_after_the_servers_wait() {
     let run = Run::new();

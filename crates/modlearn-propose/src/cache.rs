@@ -9,9 +9,14 @@ use serde::de::DeserializeOwned;
 use serde_json::json;
 use sha2::{Digest, Sha256};
 
+use modlearn_types::bound::CANDIDATE_BYTES;
+
 use crate::{BoxFuture, Completion, CompletionRequest, ProposeError, Proposer};
 
-/// Completions stored as `DIR/<sha256 of the request>.json`.
+/// The most a cache directory holds; past it, the entries used longest ago go first.
+pub const CACHE_BYTES: u64 = 256 << 20;
+
+/// Completions stored as `DIR/<sha256 of the request>.json`, at most [`CACHE_BYTES`] of them.
 #[derive(Clone, Debug)]
 pub struct ResponseCache {
     dir: PathBuf,
@@ -57,7 +62,12 @@ impl ResponseCache {
 
     /// Stores `completion` atomically (a temporary file in the same
     /// directory, then a rename), so readers never see half an entry.
+    /// An answer longer than any candidate may be is not kept: it is almost always refused, and
+    /// the largest to keep.
     pub fn put(&self, request: &CompletionRequest, completion: &Completion) -> std::io::Result<()> {
+        if completion.text.len() as u64 > CANDIDATE_BYTES {
+            return Ok(());
+        }
         self.store(&ResponseCache::key(request), completion)
     }
 
@@ -78,9 +88,14 @@ impl ResponseCache {
             tracing::warn!("ignoring the cache entry `{}`: it holds a redacted answer", path.display());
             return None;
         }
-        serde_json::from_str(&text)
+        let value = serde_json::from_str(&text)
             .inspect_err(|error| tracing::warn!("ignoring the corrupt cache entry `{}`: {error}", path.display()))
-            .ok()
+            .ok();
+        if value.is_some() {
+            // Used now: the last to be evicted.
+            let _ = std::fs::File::options().append(true).open(&path).and_then(|file| file.set_modified(std::time::SystemTime::now()));
+        }
+        value
     }
 
     /// Stores `value` under `key` atomically.
@@ -89,7 +104,35 @@ impl ResponseCache {
         let mut file = tempfile::NamedTempFile::new_in(&self.dir)?;
         file.write_all(&serde_json::to_vec_pretty(value).map_err(std::io::Error::other)?)?;
         file.persist(self.dir.join(format!("{key}.json"))).map_err(|error| error.error)?;
+        self.evict(CACHE_BYTES);
         Ok(())
+    }
+
+    /// Removes the entries used longest ago until the directory holds at most three quarters
+    /// of `limit`, once it holds more than `limit`.
+    pub(crate) fn evict(&self, limit: u64) {
+        let Ok(entries) = std::fs::read_dir(&self.dir) else { return };
+        let mut stored: Vec<(std::time::SystemTime, u64, PathBuf)> = entries
+            .filter_map(Result::ok)
+            .filter(|entry| entry.path().extension().is_some_and(|extension| extension == "json"))
+            .filter_map(|entry| {
+                let metadata = entry.metadata().ok()?;
+                Some((metadata.modified().ok()?, metadata.len(), entry.path()))
+            })
+            .collect();
+        let mut total: u64 = stored.iter().map(|(_, size, _)| size).sum();
+        if total <= limit {
+            return;
+        }
+        stored.sort();
+        for (_, size, path) in stored {
+            if total <= limit / 4 * 3 {
+                break;
+            }
+            if std::fs::remove_file(&path).is_ok() {
+                total -= size;
+            }
+        }
     }
 }
 
@@ -166,5 +209,22 @@ mod tests {
         for other in changed {
             assert_ne!(key, ResponseCache::key(&other), "{other:?}");
         }
+    }
+
+    #[test]
+    fn a_full_cache_forgets_what_was_used_longest_ago() {
+        let dir = tempfile::tempdir().unwrap();
+        let cache = ResponseCache::new(dir.path());
+        let old = std::time::SystemTime::now() - std::time::Duration::from_secs(3600);
+        for key in ["a", "b", "c", "d"] {
+            cache.store(key, &"x".repeat(1000)).unwrap();
+            let file = std::fs::File::options().append(true).open(dir.path().join(format!("{key}.json"))).unwrap();
+            file.set_modified(old + std::time::Duration::from_secs(key.as_bytes()[0] as u64)).unwrap();
+        }
+        // `a` is read, so it is the most recently used.
+        assert_eq!(cache.load::<String>("a").as_deref(), Some("x".repeat(1000).as_str()));
+        cache.evict(3000);
+        let left: Vec<bool> = ["a", "b", "c", "d"].iter().map(|key| dir.path().join(format!("{key}.json")).exists()).collect();
+        assert_eq!(left, [true, false, false, true]);
     }
 }

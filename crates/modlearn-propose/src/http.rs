@@ -4,6 +4,8 @@ use std::time::{Duration, SystemTime};
 
 use reqwest::header::{HeaderMap, HeaderName, HeaderValue};
 
+use modlearn_types::bound::{ANSWER_BYTES, CANDIDATE_BYTES};
+
 use crate::ProposeError;
 use crate::retry::Failure;
 
@@ -57,8 +59,31 @@ pub(crate) async fn post_json(
     let response = client.post(url).headers(headers).json(body).send().await.map_err(transport)?;
     let status = response.status().as_u16();
     let retry_after = retry_after(response.headers(), SystemTime::now());
-    let body = response.text().await.map_err(transport)?;
+    let body = read_bounded(response, transport).await?;
     Ok(Response { status, body, retry_after })
+}
+
+/// The body, read up to [`ANSWER_BYTES`]: a larger answer is refused before it is held (asking
+/// again would cost as much for the same), so no answer's size decides the run's memory.
+async fn read_bounded(mut response: reqwest::Response, transport: impl Fn(reqwest::Error) -> Failure) -> Result<String, Failure> {
+    let too_large = || {
+        Failure::fatal(format!(
+            "the answer is larger than {} MiB (a candidate is at most {} KiB), so modlearn did not read it; ask for one file of code",
+            ANSWER_BYTES >> 20,
+            CANDIDATE_BYTES >> 10
+        ))
+    };
+    if response.content_length().is_some_and(|length| length > ANSWER_BYTES as u64) {
+        return Err(too_large());
+    }
+    let mut body = Vec::new();
+    while let Some(chunk) = response.chunk().await.map_err(&transport)? {
+        if body.len() + chunk.len() > ANSWER_BYTES {
+            return Err(too_large());
+        }
+        body.extend_from_slice(&chunk);
+    }
+    Ok(String::from_utf8_lossy(&body).into_owned())
 }
 
 /// An error and its causes on one line, without the URL (which could carry

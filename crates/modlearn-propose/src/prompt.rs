@@ -456,7 +456,7 @@ fn render_evidence(evidence: &Evidence<'_>) -> String {
                 }
             }
         }
-        for diagnostic in &attempt.diagnostics {
+        for diagnostic in &attempt.visible_diagnostics {
             let _ = writeln!(section, "- diagnostic [{} {}] {}", diagnostic.phase, diagnostic.fault.as_str(), md_code(&diagnostic.message));
         }
         sections.push(section);

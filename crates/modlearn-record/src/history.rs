@@ -24,7 +24,7 @@ pub fn history_json(report: &RunReport) -> Value {
                 "maxScore": attempt.visible_max_score,
                 "error": attempt.error,
                 "failedChecks": failed_visible_checks(attempt),
-                "diagnostics": attempt.diagnostics.iter().map(|d| json!({
+                "diagnostics": attempt.visible_diagnostics.iter().map(|d| json!({
                     "phase": d.phase,
                     "fault": d.fault,
                     "severity": d.severity,
@@ -95,7 +95,7 @@ pub fn render_history(report: &RunReport) -> String {
                 md_code(check["message"].as_str().unwrap_or(""))
             );
         }
-        for diagnostic in &attempt.diagnostics {
+        for diagnostic in &attempt.visible_diagnostics {
             let _ = writeln!(out, "- diagnostic [{} {}] {}", diagnostic.phase, diagnostic.fault.as_str(), md_code(&diagnostic.message));
         }
         out.push('\n');

@@ -338,6 +338,7 @@ mod tests {
             hidden_max_score: 0,
             error: error.map(str::to_owned),
             diagnostics: vec![],
+            visible_diagnostics: vec![],
             scenarios,
             artifacts_dir: String::new(),
             duration_ms: 0,

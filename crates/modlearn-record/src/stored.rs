@@ -174,6 +174,23 @@ pub fn report_from_history(run_dir: &Path) -> Result<RunReport, StoredRunError> 
     for stored in history.attempts {
         let scenarios = read_scenarios(&run_dir.join(&stored.artifacts_dir).join("eval"))?;
         let visible_passed = stored.error.is_none() && scenarios.iter().filter(|s| !s.hidden).all(|s| s.passed);
+        // history.json holds the visible scenarios' diagnostics only.
+        let diagnostics: Vec<Diagnostic> = stored
+            .diagnostics
+            .into_iter()
+            .map(|d| Diagnostic {
+                capability: None,
+                error_name: String::new(),
+                hint: d.hint,
+                owner: None,
+                message: d.message,
+                phase: d.phase,
+                severity: d.severity,
+                stack: None,
+                timestamp: String::new(),
+                fault: d.fault,
+            })
+            .collect();
         attempts.push(Attempt {
             candidate_index: stored.candidate_index,
             candidate_path: stored.candidate_path,
@@ -186,22 +203,8 @@ pub fn report_from_history(run_dir: &Path) -> Result<RunReport, StoredRunError> 
             hidden_score: 0,
             hidden_max_score: 0,
             error: stored.error,
-            diagnostics: stored
-                .diagnostics
-                .into_iter()
-                .map(|d| Diagnostic {
-                    capability: None,
-                    error_name: String::new(),
-                    hint: d.hint,
-                    owner: None,
-                    message: d.message,
-                    phase: d.phase,
-                    severity: d.severity,
-                    stack: None,
-                    timestamp: String::new(),
-                    fault: d.fault,
-                })
-                .collect(),
+            visible_diagnostics: diagnostics.clone(),
+            diagnostics,
             scenarios,
             artifacts_dir: stored.artifacts_dir,
             duration_ms: 0,

@@ -60,6 +60,8 @@ pub struct CandidateEvaluation {
     pub verdict: CandidateVerdict,
     /// Distinct diagnostics over all scenarios, first occurrence first.
     pub diagnostics: Vec<Diagnostic>,
+    /// Distinct diagnostics of the visible scenarios: what proposers may see.
+    pub visible_diagnostics: Vec<Diagnostic>,
     /// Per-scenario observations and console output.
     pub scenarios: Vec<ScenarioArtifacts>,
     /// Wall time.
@@ -98,12 +100,10 @@ pub fn evaluate_candidates(
     })
 }
 
-/// The largest candidate judged: Letta's mods are a few KiB; a source past
-/// this is refused before it reaches a transpiler or an engine.
-pub const MAX_CANDIDATE_BYTES: u64 = 1 << 20;
+use modlearn_types::bound::CANDIDATE_BYTES;
 
 /// Reads a candidate file: a regular file (not a FIFO or device, through a
-/// link or not) of at most [`MAX_CANDIDATE_BYTES`], as UTF-8 text.
+/// link or not) of at most [`CANDIDATE_BYTES`], as UTF-8 text.
 pub fn read_candidate(path: &Path) -> Result<String, String> {
     use std::io::Read;
     let metadata = std::fs::metadata(path).map_err(|error| format!("cannot read `{}`: {error}", path.display()))?;
@@ -114,14 +114,14 @@ pub fn read_candidate(path: &Path) -> Result<String, String> {
     let file = std::fs::File::open(path).map_err(|error| format!("cannot read `{}`: {error}", path.display()))?;
     let mut source = String::new();
     // A file that grows after the check is still read only up to the bound.
-    file.take(MAX_CANDIDATE_BYTES + 1).read_to_string(&mut source).map_err(|error| format!("cannot read `{}`: {error}", path.display()))?;
+    file.take(CANDIDATE_BYTES + 1).read_to_string(&mut source).map_err(|error| format!("cannot read `{}`: {error}", path.display()))?;
     check_candidate_size(source.len() as u64)?;
     Ok(source)
 }
 
 fn check_candidate_size(bytes: u64) -> Result<(), String> {
-    if bytes > MAX_CANDIDATE_BYTES {
-        return Err(format!("the candidate is {bytes} bytes; candidates are at most {} KiB", MAX_CANDIDATE_BYTES >> 10));
+    if bytes > CANDIDATE_BYTES {
+        return Err(format!("the candidate is {bytes} bytes; candidates are at most {} KiB", CANDIDATE_BYTES >> 10));
     }
     Ok(())
 }
@@ -176,7 +176,8 @@ pub fn evaluate_source_with(
     let eval_usage = eval
         .map(|eval| eval.ledger.lock().unwrap_or_else(std::sync::PoisonError::into_inner).clone())
         .filter(|usage| usage.sessions > 0 || usage.turns > 0);
-    let diagnostics = distinct_diagnostics(&runs);
+    let diagnostics = distinct_diagnostics(runs.iter());
+    let visible_diagnostics = distinct_diagnostics(runs.iter().zip(scenarios).filter(|(_, scenario)| !scenario.hidden).map(|(run, _)| run));
     let artifacts = runs
         .into_iter()
         .map(|run| ScenarioArtifacts { observations: run.observations, console: run.console, session: run.session })
@@ -188,6 +189,7 @@ pub fn evaluate_source_with(
         error: None,
         verdict: CandidateVerdict::new(verdicts),
         diagnostics,
+        visible_diagnostics,
         scenarios: artifacts,
         elapsed: started.elapsed(),
         eval_usage,
@@ -241,11 +243,11 @@ fn marker_checks(scenario: &ResolvedScenario, first_index: usize, why: NotRun) -
     checks
 }
 
-fn distinct_diagnostics(runs: &[ScenarioRun]) -> Vec<Diagnostic> {
+fn distinct_diagnostics<'a>(runs: impl Iterator<Item = &'a ScenarioRun> + Clone) -> Vec<Diagnostic> {
     let mut seen: Vec<Diagnostic> = Vec::new();
-    let snapshots = runs.iter().filter_map(|run| run.snapshot.as_ref()).map(|snapshot| &snapshot.diagnostics);
-    let sessions = runs.iter().filter_map(|run| run.session.as_ref()).map(|session| &session.diagnostics);
-    let stops = runs.iter().filter_map(|run| run.stopped.as_ref()).map(std::slice::from_ref);
+    let snapshots = runs.clone().filter_map(|run| run.snapshot.as_ref()).map(|snapshot| &snapshot.diagnostics);
+    let sessions = runs.clone().filter_map(|run| run.session.as_ref()).map(|session| &session.diagnostics);
+    let stops = runs.filter_map(|run| run.stopped.as_ref()).map(std::slice::from_ref);
     for diagnostics in snapshots.chain(sessions).map(Vec::as_slice).chain(stops) {
         for diagnostic in diagnostics {
             let same = |d: &Diagnostic| d.phase == diagnostic.phase && d.message == diagnostic.message && d.fault == diagnostic.fault;
@@ -297,6 +299,7 @@ pub fn not_evaluated(
         error: Some(error),
         verdict,
         diagnostics: Vec::new(),
+        visible_diagnostics: Vec::new(),
         scenarios: scenarios.iter().map(|_| ScenarioArtifacts { observations: Vec::new(), console: Vec::new(), session: None }).collect(),
         elapsed: Duration::ZERO,
         eval_usage: None,

@@ -10,6 +10,7 @@ use modlearn_propose::prompt::AgentBrief;
 use modlearn_propose::{AgentProposer, AgentSession, Completion, CompletionRequest, ProposeError, Proposer, Workspace, extract_code};
 use modlearn_spec::ResolvedScenario;
 use modlearn_types::Proposal;
+use modlearn_types::bound::CANDIDATE_BYTES;
 
 use crate::{CandidatePlace, LearnedCandidate, attempt_from, evaluate_source_with, not_evaluated};
 
@@ -114,9 +115,15 @@ pub(crate) fn judge_proposal(
         _ => None,
     };
     let (completion, agent, code, error, http_attempts) = match answer {
-        Answer::Completion(Ok(completion)) => {
+        Answer::Completion(Ok(mut completion)) => {
             let attempts = completion.attempts.len();
-            match extract_code(&completion.text) {
+            let extracted = extract_code(&completion.text);
+            // An answer longer than a candidate may be is not written down (its code, if small
+            // enough, still is, as the candidate).
+            if completion.text.len() as u64 > CANDIDATE_BYTES {
+                completion.text = format!("(an answer of {} bytes, longer than a candidate may be, is not kept)", completion.text.len());
+            }
+            match extracted {
                 Ok(code) => (Some(completion), None, Some(code), None, attempts),
                 Err(reason) => (Some(completion), None, None, Some(format!("no usable code in the answer: {reason}")), attempts),
             }

@@ -59,6 +59,7 @@ pub fn attempt_from(evaluation: &CandidateEvaluation, artifacts_dir: String) -> 
         hidden_max_score: verdict.hidden_max_score,
         error: evaluation.error.clone(),
         diagnostics: evaluation.diagnostics.clone(),
+        visible_diagnostics: evaluation.visible_diagnostics.clone(),
         scenarios: verdict.scenarios.clone(),
         artifacts_dir,
         duration_ms: evaluation.elapsed.as_millis() as u64,

@@ -4,6 +4,15 @@
 
 use serde_json::Value;
 
+/// The largest candidate judged: Letta's mods are a few KiB; a source past this is refused
+/// before it reaches a transpiler or an engine, and a model's answer longer than this is not
+/// cached (such answers are the refused ones, and the largest to keep).
+pub const CANDIDATE_BYTES: u64 = 1 << 20;
+
+/// The most of a model's answer (the HTTP body) read: a candidate, its prose and the JSON
+/// around them fit many times over; past this the answer is refused unread.
+pub const ANSWER_BYTES: usize = 4 << 20;
+
 /// The longest message kept whole (a diagnostic's or a check's).
 pub const MESSAGE_LIMIT: usize = 4000;
 

@@ -152,6 +152,10 @@ pub struct Attempt {
     pub error: Option<String>,
     /// Distinct diagnostics over all scenarios, first occurrence first.
     pub diagnostics: Vec<Diagnostic>,
+    /// Those of [`diagnostics`](Self::diagnostics) that visible scenarios recorded: all a
+    /// proposer is shown (a hidden scenario's diagnostic can quote its inputs).
+    #[serde(default)]
+    pub visible_diagnostics: Vec<Diagnostic>,
     /// Per scenario verdicts.
     pub scenarios: Vec<ScenarioVerdict>,
     /// Where this candidate's artifacts are, relative to the run directory.

@@ -60,3 +60,23 @@ async fn failures_are_not_cached() {
     assert!(!cached(&server, dir.path()).complete(&request).await.unwrap().cached);
     assert_eq!(server.request_count(), 2);
 }
+
+#[tokio::test]
+async fn answers_past_the_bounds_are_refused_unread_or_not_kept() {
+    let server = TestServer::start().await;
+    let huge = format!("```ts\n{MOD}\n```\n{}", "x".repeat(5 << 20));
+    let long = format!("```ts\n{MOD}\n```\n{}", "y".repeat(2 << 20));
+    server.script("gpt-4.1", vec![Reply::text(huge), Reply::text(long)]);
+    let dir = tempfile::tempdir().unwrap();
+    let proposer = cached(&server, dir.path());
+
+    let refused = proposer.complete(&request(MODEL)).await.unwrap_err().to_string();
+    assert!(refused.contains("the answer is larger than 4 MiB"), "{refused}");
+    assert_eq!(server.request_count(), 1, "an answer too large is not asked for again");
+
+    // Read, but longer than a candidate may be: not cached.
+    let second = CompletionRequest { seed: 43, ..request(MODEL) };
+    let kept = proposer.complete(&second).await.unwrap();
+    assert!(kept.text.len() > 2 << 20);
+    assert_eq!(std::fs::read_dir(dir.path()).map(|entries| entries.count()).unwrap_or(0), 0, "nothing was cached");
+}
