@@ -43,10 +43,9 @@ async function judge(specPath: string, candidatePath: string) {
     spec,
     repoRoot: scratch,
     runDir: path.join(scratch, "run"),
+    // As Letta runs it: the candidate is copied to `mods/<slug>.ts` (no candidateFileName), so a
+    // .js file is TypeScript to it.
     candidateSourcePath: path.resolve(candidatePath),
-    // Keep the candidate's own name (Letta would call it `<slug>.ts`, which would transpile a
-    // .js file as TypeScript).
-    candidateFileName: path.basename(candidatePath),
     // Prompt scenarios would start a Letta agent; the corpus has none, and a spec that has one
     // must fail loudly rather than be judged differently.
     commandRunner: async () => {

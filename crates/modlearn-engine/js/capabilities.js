@@ -47,7 +47,17 @@ export const EVENT_CAPABILITY = Object.freeze({
 
 /** Deep copy of a profile, so mods that mutate theirs change nothing. */
 export function cloneCapabilities(capabilities) {
-  return JSON.parse(JSON.stringify(capabilities));
+  // Letta's own clone, key for key and in its order: a mod that serialises or hashes
+  // `letta.capabilities` sees what it sees in Letta.
+  const { events = {}, ui = {} } = capabilities;
+  return {
+    tools: capabilities.tools,
+    commands: capabilities.commands,
+    events: { lifecycle: events.lifecycle, tools: events.tools, turns: events.turns, compact: events.compact, llm: events.llm },
+    permissions: capabilities.permissions,
+    providers: capabilities.providers,
+    ui: { panels: ui.panels },
+  };
 }
 
 /** Looks up a profile by name; throws on an unknown one. */

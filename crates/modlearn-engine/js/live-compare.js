@@ -126,11 +126,13 @@ export function compareLive(compare, event) {
     ? (isArray(event.input) ? itemsOf(event.input, 0, expected.length < event.input.length ? expected.length : event.input.length) : event.input)
     : event.args;
   if (kind === "args_contain") {
-    const actual = printed(subject);
+    // Compared first, printed after, in Letta's order: a getter is judged on its first read,
+    // and the details show what a later read gives (Letta's report serialises the live args).
     const args = subject !== null && typeof subject === "object" ? subject : {};
     const mismatched = entries(expected)
       .filter(([key, value]) => !valuesMatch(args[key], value))
       .map(([key]) => key);
+    const actual = printed(subject);
     return { matched: mismatched.length === 0, actual: actual.error ?? String(actual.text), mismatched };
   }
   if (kind === "args_equal" || kind === "input_prefix") {

@@ -242,7 +242,10 @@ class EmitOperation {
 
   readEvent() {
     const { event } = this.emission;
-    this.read = { event: plainData(event), compared: this.compare === null ? undefined : compareLive(this.compare, event) };
+    // Compared first, as Letta judges the live event before its report serialises it: a
+    // getter is judged on the read Letta's comparison makes.
+    const compared = this.compare === null ? undefined : compareLive(this.compare, event);
+    this.read = { event: plainData(event), compared };
   }
 
   handlerContext(owner) {

@@ -24,7 +24,7 @@ use crate::host_sources::{HOST_ENTRY, HOST_SCHEME};
 use crate::loader::SandboxLoader;
 use crate::protocol::{HostMethod, Language, Operation};
 use crate::reply_budget::ReplyBudget;
-use crate::transpile::{SourceKind, to_javascript_mapped};
+use crate::transpile::{SourceKind, as_letta_loads, to_javascript_mapped};
 use crate::watchdog::{ThreadCpuClock, Watchdog};
 
 /// Heap a dialect's own runtime takes on top of the others', so a candidate's memory limit is
@@ -284,6 +284,7 @@ impl LocalEngine {
         let mut specifier =
             ModuleSpecifier::from_file_path(&path).map_err(|()| EngineError::Host(format!("not an absolute path: {}", path.display())))?;
         let kind = SourceKind::from_path(&path).unwrap_or(SourceKind::JavaScript);
+        let kind = if self.options.dialect == Dialect::Letta { as_letta_loads(&specifier, kind, source) } else { kind };
         // Transpile and scan once per file and source; later load generations
         // reuse the transpiled code (primed in the loader) and the scan (kept by the host).
         let fresh = !unchanged;

@@ -35,6 +35,13 @@ impl SourceKind {
     }
 }
 
+/// The kind Letta Code loads a candidate as: its harness copies every candidate to
+/// `mods/<slug>.ts`, so JavaScript is TypeScript to it (type annotations in a `.js` answer load),
+/// unless it is CommonJS, which Bun runs as CommonJS whatever the file is called.
+pub(crate) fn as_letta_loads(specifier: &ModuleSpecifier, kind: SourceKind, source: &str) -> SourceKind {
+    if kind == SourceKind::JavaScript && !is_commonjs(specifier, source) { SourceKind::TypeScript } else { kind }
+}
+
 /// Transpiles `source` when its kind needs it, the source map inline. The error is
 /// Letta's `<file>:<line>:<col> <message>` form.
 pub fn to_javascript(specifier: &ModuleSpecifier, path: &std::path::Path, kind: SourceKind, source: &str) -> Result<String, String> {
@@ -122,7 +129,8 @@ fn emit(
 
 /// Bun's own `import.meta` members, which deno_core does not set (`dir`, `file`, `path`; Letta
 /// mods read `import.meta.dir` to find files beside them): each read as written becomes the
-/// string it holds for the mod's virtual path. `import.meta.dirname` and the rest are left.
+/// string it holds for the mod's virtual path, and `env` the process's environment.
+/// `import.meta.dirname` and the rest are left.
 fn with_bun_import_meta(code: &str, path: &std::path::Path) -> String {
     const META: &str = "import.meta.";
     if !code.contains(META) {
@@ -131,7 +139,13 @@ fn with_bun_import_meta(code: &str, path: &std::path::Path) -> String {
     let quoted = |text: &str| serde_json::to_string(text).unwrap_or_default();
     let file = path.file_name().map(|name| name.to_string_lossy().into_owned()).unwrap_or_default();
     let dir = path.parent().map(|dir| dir.to_string_lossy().into_owned()).unwrap_or_default();
-    let members = [("dir", quoted(&dir)), ("file", quoted(&file)), ("path", quoted(&path.to_string_lossy()))];
+    // `import.meta.env` is Bun's `process.env`, the same object.
+    let members = [
+        ("dir", quoted(&dir)),
+        ("file", quoted(&file)),
+        ("path", quoted(&path.to_string_lossy())),
+        ("env", "globalThis.process.env".to_owned()),
+    ];
     let mut out = String::with_capacity(code.len());
     let mut rest = code;
     while let Some(at) = rest.find(META) {
@@ -225,5 +239,6 @@ mod tests {
             with_bun_import_meta(code, path),
             r#"const a = "/home/user/.letta/mods", b = "notes.ts", c = "/home/user/.letta/mods/notes.ts", d = import.meta.dirname, e = import.meta.url;"#
         );
+        assert_eq!(with_bun_import_meta("const home = import.meta.env.HOME;", path), "const home = globalThis.process.env.HOME;");
     }
 }

@@ -146,6 +146,7 @@ fn source_order(line: Option<usize>, column: Option<usize>) -> (usize, usize) {
 fn read_spec(value: Value, collector: &mut Collector) -> Option<ModLearningSpec> {
     let root = JsonPath::root();
     let mut object = expect_object(value, &root, collector)?;
+    drop_annotations(&mut object, &["$schema", "version"]);
     let examples = object.shift_remove("examples");
     let evaluation = object.shift_remove("evaluation");
     let spec: Option<ModLearningSpec> = read_object(object, &root, &["examples", "evaluation"], collector);
@@ -184,10 +185,20 @@ fn read_evaluation(value: Value, path: &JsonPath, collector: &mut Collector) -> 
     evaluation
 }
 
+/// Removes notes for people that Letta's env files carry and its harness ignores (a `$schema` and
+/// `version` on the file, `notes` on a scenario, a `description` on an assertion): they are no
+/// misspelling of a field, so they load unchanged.
+fn drop_annotations(object: &mut Map<String, Value>, names: &[&str]) {
+    for name in names {
+        object.shift_remove(*name);
+    }
+}
+
 fn read_scenario(value: Value, path: &JsonPath, collector: &mut Collector) -> ScenarioSpec {
     let Some(mut object) = expect_object(value, path, collector) else {
         return ScenarioSpec::default();
     };
+    drop_annotations(&mut object, &["notes"]);
     let assertions = object.shift_remove("assertions");
     let script = object.shift_remove("script");
     let scenario: Option<ScenarioSpec> = read_object(object, path, &["assertions", "script"], collector);
@@ -244,6 +255,7 @@ fn read_step(value: Value, path: &JsonPath, collector: &mut Collector) -> Option
 /// placeholder in its place so later indexes still match the file.
 fn read_assertion(value: Value, path: &JsonPath, collector: &mut Collector) -> Option<Assertion> {
     let mut object = expect_object(value, path, collector)?;
+    drop_annotations(&mut object, &["description"]);
     let tag_path = path.key("type");
     let tag = match object.shift_remove("type") {
         Some(Value::String(tag)) => tag,

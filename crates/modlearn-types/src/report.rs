@@ -153,8 +153,9 @@ pub struct Attempt {
     /// Distinct diagnostics over all scenarios, first occurrence first.
     pub diagnostics: Vec<Diagnostic>,
     /// Those of [`diagnostics`](Self::diagnostics) that visible scenarios recorded: all a
-    /// proposer is shown (a hidden scenario's diagnostic can quote its inputs).
-    #[serde(default)]
+    /// proposer is shown (a hidden scenario's diagnostic can quote its inputs). Not written to
+    /// report.json, which holds them all already: `history.json` keeps these.
+    #[serde(skip)]
     pub visible_diagnostics: Vec<Diagnostic>,
     /// Per scenario verdicts.
     pub scenarios: Vec<ScenarioVerdict>,

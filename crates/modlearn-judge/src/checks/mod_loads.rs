@@ -2,12 +2,17 @@
 //! the expected count when one is given (Letta's conditions), judged on the
 //! registry as loading left it: like Letta's harness, which reads its snapshot
 //! right after `reload()`, what later checks of the scenario record does not count.
+//! An unhandled rejection is reported but not counted: Bun only prints it, and no host's
+//! registry ever holds it.
 
 use modlearn_spec::ModLoads;
 use modlearn_types::{Observation, Probe};
 use serde_json::json;
 
 use crate::check::{Judged, unexpected};
+
+/// The phase of modlearn's own record of a promise nothing handled.
+const UNHANDLED_REJECTION: &str = "unhandled_rejection";
 
 pub(crate) fn probe() -> Probe {
     Probe::LoadSnapshot
@@ -18,17 +23,17 @@ pub(crate) fn judge(assertion: &ModLoads, observation: &Observation) -> Judged {
         return unexpected(observation);
     };
     let loaded = snapshot.loaded_paths.len();
-    let diagnostics = &snapshot.diagnostics;
+    let diagnostics: Vec<_> = snapshot.diagnostics.iter().filter(|diagnostic| diagnostic.phase != UNHANDLED_REJECTION).collect();
     let mut details = json!({
         "loadedCount": loaded,
         "expectedLoadedCount": assertion.expected_loaded_count,
-        "diagnostics": diagnostics,
+        "diagnostics": snapshot.diagnostics,
     });
     if !snapshot.pending.is_empty() {
         details["pending"] = json!(snapshot.pending);
     }
     let message = if !diagnostics.is_empty() {
-        let first = &diagnostics[0];
+        let first = diagnostics[0];
         format!("{} diagnostic(s); first: [{} {}] {}", diagnostics.len(), first.phase, first.fault.as_str(), first.message)
     } else if loaded == 0 && !snapshot.pending.is_empty() {
         let missing: Vec<&str> = snapshot

@@ -9,16 +9,18 @@ use crate::check::{Judged, refused_call, tool_result, unexpected};
 use crate::text::excerpt;
 use crate::{EVAL_AGENT_ID, EVAL_CONVERSATION_ID, EVAL_TOOL_CALL_ID};
 
-/// One `tool_start` for `tool_name` with `args`; `compare` is made on the live args afterwards.
+/// One `tool_start` for `tool_name` with `args`, its keys in the order Letta's harness writes
+/// them (a mod that serialises or hashes the event sees the same); `compare` is made on the
+/// live args afterwards.
 pub(crate) fn probe(tool_name: &str, args: &Map<String, Value>, compare: Option<LiveCompare>) -> Probe {
     Probe::Emit {
         event: "tool_start".to_owned(),
         payload: json!({
             "agentId": EVAL_AGENT_ID,
+            "args": args,
             "conversationId": EVAL_CONVERSATION_ID,
             "toolCallId": EVAL_TOOL_CALL_ID,
             "toolName": tool_name,
-            "args": args,
         }),
         compare,
     }

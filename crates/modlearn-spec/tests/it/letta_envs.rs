@@ -255,3 +255,28 @@ fn hidden_is_a_modlearn_extension() {
     assert_eq!(written["evaluation"]["scenarios"][1]["hidden"], true);
     assert!(written["evaluation"]["scenarios"][0].get("hidden").is_none());
 }
+
+/// What Letta runs, loaded as Letta loads it: notes for people are ignored, and what cannot mean
+/// what it says is a warning, not a refusal.
+#[test]
+fn notes_and_accidents_letta_runs_load_with_warnings() {
+    let env = r#"{
+      "$schema": "./mod-learning.schema.json",
+      "version": 1,
+      "name": "Notes",
+      "objective": "o",
+      "requirements": ["r"],
+      "evaluation": {
+        "scenarios": [
+          { "name": "loads", "notes": "for people", "assertions": [
+            { "type": "mod_loads", "description": "it loads", "expectedLoadedCount": 0 }
+          ] },
+          { "name": "loads", "assertions": [{ "type": "mod_loads" }] }
+        ]
+      }
+    }"#;
+    let (_dir, path) = write_spec("notes.env.json", env);
+    let loaded = load_spec(&path).unwrap_or_else(|error| panic!("{error}"));
+    let warnings: Vec<String> = loaded.warnings.iter().map(|warning| warning.path.clone()).collect();
+    assert_eq!(warnings, ["evaluation.scenarios[0].assertions[0].expectedLoadedCount", "evaluation.scenarios[1].name"]);
+}
