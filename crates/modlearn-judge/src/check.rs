@@ -73,7 +73,7 @@ pub fn judge(index: usize, assertion: &Assertion, observation: &Observation, dia
     let mut details = details;
     bound::bound_strings(&mut details, bound::VALUE_STRING_LIMIT);
     bound::bound_total(&mut details, bound::VALUE_TOTAL_LIMIT);
-    CheckResult { label: assertion.label(index), kind: assertion.type_name().to_owned(), passed, message, details }
+    CheckResult { label: assertion.label(index), kind: assertion.type_name().to_owned(), passed, message, details, unchecked: false }
 }
 
 /// The outcome a check module returns: passed, message, details.

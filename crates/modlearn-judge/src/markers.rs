@@ -37,7 +37,7 @@ pub fn session_marker_checks(scenario: &ResolvedScenario, session: Option<Sessio
                 None => (false, "the session did not run".to_owned(), Value::Null),
                 Some(session) => judge_marker(marker, required, in_trace, session),
             };
-            checks.push(CheckResult { label, kind: kind.to_owned(), passed, message, details });
+            checks.push(CheckResult { label, kind: kind.to_owned(), passed, message, details, unchecked: false });
         }
     }
     checks

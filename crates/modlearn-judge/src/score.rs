@@ -43,13 +43,16 @@ impl NotRun {
                 "not run: a prompt scenario needs a model acting as the agent; pass `--eval-model PROVIDER:NAME` (a model that makes tool calls) to run it"
             }
             NotRun::NoCandidate => "not run: the candidate could not be evaluated (see its error), so the eval model drove no session",
-            NotRun::NoPrompt => "not run: the scenario has no script and a blank prompt, so no session produced a trace or a result",
+            NotRun::NoPrompt => {
+                "not checked: the scenario has no script and a blank prompt, so no session ran; Letta counts the marker in the maximum score and never checks it"
+            }
         }
     }
 }
 
 /// Marker checks of a scenario whose session did not run (`why`): they count toward
-/// `maxScore` (as in Letta) and fail, saying why.
+/// `maxScore` (as in Letta) and fail, saying why; without a prompt they are not checked at all,
+/// as Letta never checks them.
 pub fn marker_checks_not_run(kind: &str, markers: &[String], first_index: usize, why: NotRun) -> Vec<CheckResult> {
     markers
         .iter()
@@ -60,6 +63,7 @@ pub fn marker_checks_not_run(kind: &str, markers: &[String], first_index: usize,
             passed: false,
             message: why.message().to_owned(),
             details: serde_json::Value::Null,
+            unchecked: why == NotRun::NoPrompt,
         })
         .collect()
 }

@@ -131,7 +131,7 @@ fn evaluate_mutant(mutant: Mutant, data: &MutantData, scenarios: &[ResolvedScena
     for (resolved, scenario) in scenarios.iter().zip(&verdict.scenarios) {
         // Without a session a scenario's markers were never judged; failing them is no kill.
         let unjudged_markers = evaluation.error.is_none() && !runs_session(resolved, settings.eval_model.is_some());
-        for check in scenario.checks.iter().filter(|check| !check.passed) {
+        for check in scenario.checks.iter().filter(|check| check.failed()) {
             let failed = KillingCheck {
                 scenario: scenario.name.clone(),
                 hidden: scenario.hidden,

@@ -445,7 +445,7 @@ fn render_evidence(evidence: &Evidence<'_>) -> String {
             let _ = writeln!(section, "- not evaluated: {}", md_code(error));
         }
         for scenario in attempt.scenarios.iter().filter(|s| !s.hidden) {
-            for check in scenario.checks.iter().filter(|c| !c.passed) {
+            for check in scenario.checks.iter().filter(|c| c.failed()) {
                 let _ = writeln!(section, "- FAIL `{}` {}: {}", scenario.name, check.label, md_code(&check.message));
                 if let (Some(expected), Some(actual)) = (check.details.get("expectArgs"), check.details.get("actualArgs")) {
                     let _ =

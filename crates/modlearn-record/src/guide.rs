@@ -59,6 +59,7 @@ pub fn render_proposer_guide(report: &RunReport) -> String {
                 attempt.scenarios.iter().find(|s| &s.name == scenario_name).and_then(|s| s.checks.iter().find(|c| &c.label == label));
             let cell = match check {
                 Some(check) if check.passed => "ok",
+                Some(check) if check.unchecked => "-",
                 Some(check) => {
                     failures
                         .entry((scenario_name.clone(), label.clone()))

@@ -52,7 +52,7 @@ fn failed_visible_checks(attempt: &Attempt) -> Vec<Value> {
         .iter()
         .filter(|scenario| !scenario.hidden)
         .flat_map(|scenario| {
-            scenario.checks.iter().filter(|check| !check.passed).map(move |check| {
+            scenario.checks.iter().filter(|check| check.failed()).map(move |check| {
                 json!({
                     "scenario": scenario.name,
                     "label": check.label,

@@ -154,7 +154,7 @@ fn render_attempt(out: &mut String, attempt: &Attempt, heading: &str) {
     let failed: Vec<(&str, &CheckResult)> = attempt
         .scenarios
         .iter()
-        .flat_map(|scenario| scenario.checks.iter().filter(|c| !c.passed).map(move |c| (scenario.name.as_str(), c)))
+        .flat_map(|scenario| scenario.checks.iter().filter(|c| c.failed()).map(move |c| (scenario.name.as_str(), c)))
         .collect();
     if !failed.is_empty() {
         let _ = writeln!(out, "\n{heading}# Failed checks\n");

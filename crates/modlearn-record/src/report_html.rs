@@ -163,7 +163,7 @@ fn failure_table(report: &RunReport) -> Option<Table> {
             rows += 1;
         }
         for scenario in &attempt.scenarios {
-            for check in scenario.checks.iter().filter(|check| !check.passed) {
+            for check in scenario.checks.iter().filter(|check| check.failed()) {
                 let hidden = if scenario.hidden { " (hidden)" } else { "" };
                 table = table.row(&[label.as_str(), &format!("{} › {}{hidden}", scenario.name, check.label), &clip(&check.message)]);
                 rows += 1;
@@ -285,6 +285,7 @@ fn check_grid(report: &RunReport) -> crate::html::Markup {
                 match (check, &attempt.error) {
                     (_, Some(error)) => HeatCell::error(&format!("{row}: not judged: {error}")),
                     (Some(check), None) if check.passed => HeatCell::pass(&format!("{row}: {column}: passed")),
+                    (Some(check), None) if check.unchecked => HeatCell::empty(&format!("{row}: {column}: {}", check.message)),
                     (Some(check), None) => HeatCell::fail(&format!("{row}: {column}: {}", check.message)),
                     (None, None) => HeatCell::empty(&format!("{row}: {column}: not run")),
                 }
@@ -320,6 +321,7 @@ mod tests {
                 passed: *ok,
                 message: if *ok { "ok".into() } else { "failed <here>".into() },
                 details: serde_json::Value::Null,
+                unchecked: false,
             })
             .collect::<Vec<_>>();
         let score = passed.iter().filter(|p| **p).count();

@@ -350,4 +350,17 @@ mod tests {
         assert!(runs_session(&scenarios("go")[0], true) && !runs_session(&scenarios("go")[0], false));
         assert!(!runs_session(&scenarios("")[0], true));
     }
+
+    #[test]
+    fn markers_without_a_prompt_count_and_are_never_checked_as_in_letta() {
+        let source = "export function activate(letta) {}".to_owned();
+        let blank = evaluate_source(0, Path::new("c.js"), source, &scenarios(""), &EngineOptions::default());
+        let scenario = &blank.verdict.scenarios[0];
+        assert!(scenario.checks[1].unchecked);
+        // The scenario passes on its assertion; the marker is in the maximum, not the score.
+        assert!(scenario.passed && blank.verdict.passed);
+        assert_eq!((scenario.score, scenario.max_score), (1, 2));
+        assert!(!blank.verdict.is_perfect(), "a run never stops early on it, as Letta's does not");
+        assert_eq!(scenario.result_text().lines().count(), 1, "Letta's result text has no line for it");
+    }
 }

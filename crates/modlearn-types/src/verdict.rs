@@ -18,6 +18,17 @@ pub struct CheckResult {
     pub message: String,
     /// Expected and actual values, for reports.
     pub details: Value,
+    /// Counted in the maximum score but never judged, as Letta's harness counts the markers of
+    /// a scenario without a prompt: it neither passes nor fails the scenario.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub unchecked: bool,
+}
+
+impl CheckResult {
+    /// Judged, and not passed.
+    pub fn failed(&self) -> bool {
+        !self.passed && !self.unchecked
+    }
 }
 
 /// The verdict on one scenario of one candidate.
@@ -36,7 +47,7 @@ pub struct ScenarioVerdict {
     pub score: usize,
     /// All checks.
     pub max_score: usize,
-    /// Every check passed.
+    /// No check failed (an unchecked one fails none).
     pub passed: bool,
     /// What the mod did to the scenario's machine (absent when nothing, or not run).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -48,13 +59,15 @@ impl ScenarioVerdict {
     pub fn new(name: String, dir_name: String, hidden: bool, checks: Vec<CheckResult>) -> ScenarioVerdict {
         let score = checks.iter().filter(|check| check.passed).count();
         let max_score = checks.len();
-        ScenarioVerdict { name, dir_name, hidden, passed: score == max_score, checks, score, max_score, world: None }
+        let passed = !checks.iter().any(CheckResult::failed);
+        ScenarioVerdict { name, dir_name, hidden, passed, checks, score, max_score, world: None }
     }
 
-    /// Letta's result text: one `PASS|FAIL <label>: <message>` line per check.
+    /// Letta's result text: one `PASS|FAIL <label>: <message>` line per judged check.
     pub fn result_text(&self) -> String {
         self.checks
             .iter()
+            .filter(|check| !check.unchecked)
             .map(|check| format!("{} {}: {}", if check.passed { "PASS" } else { "FAIL" }, check.label, check.message))
             .collect::<Vec<_>>()
             .join("\n")
