@@ -112,7 +112,10 @@ fn nothing_a_candidate_does_reaches_the_host() {
     // Canaries where a real machine's user could reach them: the home directory, /tmp and the checkout.
     let home = tempfile::Builder::new().prefix("modlearn-home-canary-").tempdir_in(std::env::var("HOME").unwrap()).unwrap();
     let tmp = tempfile::Builder::new().prefix("modlearn-tmp-canary-").tempdir_in("/tmp").unwrap();
-    let checkout = tempfile::Builder::new().prefix("canary-").tempdir_in(crate::common::repo_root().join("target")).unwrap();
+    // Inside the checkout (its `target/` may not exist when CARGO_TARGET_DIR points elsewhere).
+    let inside = crate::common::repo_root().join("target");
+    std::fs::create_dir_all(&inside).unwrap();
+    let checkout = tempfile::Builder::new().prefix("canary-").tempdir_in(inside).unwrap();
     for dir in [home.path(), tmp.path(), checkout.path()] {
         std::fs::write(dir.join("keep"), "canary").unwrap();
     }
