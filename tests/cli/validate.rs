@@ -33,6 +33,20 @@ fn a_missing_spec_file_is_named() {
 }
 
 #[test]
+fn schema_into_a_reader_that_stops_early_ends_quietly() {
+    use std::io::BufRead;
+    let context = TestContext::new();
+    let mut child = context.command(&["schema"]).stdout(std::process::Stdio::piped()).stderr(std::process::Stdio::piped()).spawn().unwrap();
+    let mut first = String::new();
+    std::io::BufReader::new(child.stdout.take().unwrap()).read_line(&mut first).unwrap();
+    // The reader is gone (as `head -1` goes); the schema is larger than a pipe holds.
+    let output = child.wait_with_output().unwrap();
+    assert_eq!(first, "{\n");
+    assert_eq!(output.status.code(), Some(0), "{}", String::from_utf8_lossy(&output.stderr));
+    assert!(!String::from_utf8_lossy(&output.stderr).contains("panicked"));
+}
+
+#[test]
 fn schema_matches_the_committed_file() {
     let context = TestContext::new();
     let rendered = context.run(&["schema"]);

@@ -26,8 +26,15 @@ pub fn run(cli: Cli) -> ExitCode {
         Command::Run(args) => run::run(args),
         Command::Validate(args) => validate::run(args),
         Command::Schema => {
-            print!("{}", modlearn_spec::json_schema_text());
-            Ok(crate::exit::SUCCESS)
+            // A reader that stops early (`modlearn schema | head -1`) closes the pipe: that ends
+            // the output, it is no error.
+            let written = std::io::Write::write_all(&mut std::io::stdout().lock(), modlearn_spec::json_schema_text().as_bytes());
+            match written {
+                Err(error) if error.kind() != std::io::ErrorKind::BrokenPipe => {
+                    Err(CliError::usage(format!("cannot write the schema to stdout: {error}")))
+                }
+                _ => Ok(crate::exit::SUCCESS),
+            }
         }
         Command::Bench(args) => bench::run(args),
         Command::Check(args) => check::run(args),
