@@ -2,7 +2,9 @@
 //! or a machine): a spec's paths resolved as the machine's user would name them, and the brief
 //! per-scenario summary the reports show.
 
-use modlearn_types::{CommandEffect, Effect, EnvRead, FileChange, FileWritten, NetworkAttempt, WorldState, WorldSummary, bound};
+use modlearn_types::{
+    CommandEffect, Effect, EnvRead, FileChange, FileWritten, NetworkAttempt, WorldState, WorldSummary, bound, machine_path,
+};
 
 /// The machine's home and working directory when a snapshot names none (older snapshots).
 const DEFAULT_HOME: &str = "/home/user";
@@ -19,24 +21,7 @@ const SUMMARY_TEXT_LIMIT: usize = 300;
 pub fn resolve_spec_path(path: &str, world: &WorldState) -> String {
     let home = if world.home.is_empty() { DEFAULT_HOME } else { &world.home };
     let cwd = if world.cwd.is_empty() { DEFAULT_CWD } else { &world.cwd };
-    let joined = if path == "~" || path.starts_with("~/") {
-        format!("{home}/{}", &path[1..])
-    } else if path.starts_with('/') {
-        path.to_owned()
-    } else {
-        format!("{cwd}/{path}")
-    };
-    let mut parts: Vec<&str> = Vec::new();
-    for part in joined.split('/') {
-        match part {
-            "" | "." => {}
-            ".." => {
-                parts.pop();
-            }
-            part => parts.push(part),
-        }
-    }
-    format!("/{}", parts.join("/"))
+    machine_path(path, home, cwd)
 }
 
 /// The brief of `worlds` (the scenario's probes, then its session's), distinct and capped.

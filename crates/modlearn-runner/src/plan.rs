@@ -14,6 +14,7 @@ use modlearn_machine::{
     ArgsMatch, CommitPlan, DEFAULT_WORKSPACE, HOME, MachinePlan, ScriptedAnswer, ScriptedProgram, WorkspacePlan, check_machine_path,
 };
 use modlearn_spec::{AskResolution, Assertion, Dialect, Env, EnvToolKind, ResolvedScenario, ScriptStep, default_env};
+use modlearn_types::machine_path;
 use serde_json::{Value, json};
 
 use crate::eval_model::{EvalModel, Ledger, PromptSession};
@@ -34,7 +35,7 @@ pub(crate) fn scenario_plans(
         let cwd = env.as_ref().map_or(DEFAULT_WORKSPACE, context_cwd);
         for assertion in &scenario.assertions {
             if let Assertion::KeepsFiles(keeps) = assertion {
-                let paths = keeps.paths.iter().flat_map(|paths| paths.items()).map(|path| resolve(path, cwd));
+                let paths = keeps.paths.iter().flat_map(|paths| paths.items()).map(|path| machine_path(path, HOME, cwd));
                 kept.entry(env.as_ref().map(|env| env.name.clone())).or_default().extend(paths);
             }
         }
@@ -64,7 +65,7 @@ fn scenario_plan(scenario: &ResolvedScenario, env: Option<Env>, machine: Arc<Mac
     let memory_files: Vec<(String, String)> = scenario
         .memory_files
         .iter()
-        .map(|(path, text)| (resolve(path, &memory_dir), text.clone()))
+        .map(|(path, text)| (machine_path(path, HOME, &memory_dir), text.clone()))
         .filter(|(path, _)| path.starts_with(&format!("{memory_dir}/")))
         .collect();
     let has_session = scenario.script.is_some() || (eval.is_some() && scenario.prompt_to_run().is_some());
@@ -166,29 +167,6 @@ fn scripted_programs(env: &Env) -> Vec<ScriptedProgram> {
         }
     }
     programs
-}
-
-/// A path a spec names, as an absolute path on the machine (`~` the home directory, relative
-/// paths under `base`, `.` and `..` resolved).
-fn resolve(path: &str, base: &str) -> String {
-    let joined = if path == "~" || path.starts_with("~/") {
-        format!("{HOME}{}", &path[1..])
-    } else if path.starts_with('/') {
-        path.to_owned()
-    } else {
-        format!("{base}/{path}")
-    };
-    let mut parts: Vec<&str> = Vec::new();
-    for part in joined.split('/') {
-        match part {
-            "" | "." => {}
-            ".." => {
-                parts.pop();
-            }
-            part => parts.push(part),
-        }
-    }
-    format!("/{}", parts.join("/"))
 }
 
 /// What the mod's process starts with: the environment's process variables, and who answers

@@ -34,5 +34,5 @@ pub use report::{Attempt, EvalUsage, Learning, Proposal, RunReport, Selected, Sp
 pub use verdict::{CandidateVerdict, CheckResult, ScenarioVerdict};
 pub use world::{
     CommandEffect, Effect, EntryKind, EnvRead, FileChange, FileEffect, FileWritten, MachineCommand, NetworkAttempt, ProgramOrigin,
-    ProgramRun, WorldState, WorldSummary, WrittenFile,
+    ProgramRun, WorldState, WorldSummary, WrittenFile, machine_path,
 };

@@ -348,3 +348,26 @@ impl FileChange {
         }
     }
 }
+
+/// A path a spec names, as an absolute path on the machine: `~` is `home`, a relative path is
+/// under `base`, and `.`/`..` are resolved (`..` stops at `/`).
+pub fn machine_path(path: &str, home: &str, base: &str) -> String {
+    let joined = if path == "~" || path.starts_with("~/") {
+        format!("{home}/{}", &path[1..])
+    } else if path.starts_with('/') {
+        path.to_owned()
+    } else {
+        format!("{base}/{path}")
+    };
+    let mut parts: Vec<&str> = Vec::new();
+    for part in joined.split('/') {
+        match part {
+            "" | "." => {}
+            ".." => {
+                parts.pop();
+            }
+            part => parts.push(part),
+        }
+    }
+    format!("/{}", parts.join("/"))
+}
