@@ -6,13 +6,10 @@
 //! registry ever holds it.
 
 use modlearn_spec::ModLoads;
-use modlearn_types::{Observation, Probe};
+use modlearn_types::{Fault, Observation, Probe};
 use serde_json::json;
 
 use crate::check::{Judged, unexpected};
-
-/// The phase of modlearn's own record of a promise nothing handled.
-const UNHANDLED_REJECTION: &str = "unhandled_rejection";
 
 pub(crate) fn probe() -> Probe {
     Probe::LoadSnapshot
@@ -23,7 +20,7 @@ pub(crate) fn judge(assertion: &ModLoads, observation: &Observation) -> Judged {
         return unexpected(observation);
     };
     let loaded = snapshot.loaded_paths.len();
-    let diagnostics: Vec<_> = snapshot.diagnostics.iter().filter(|diagnostic| diagnostic.phase != UNHANDLED_REJECTION).collect();
+    let diagnostics: Vec<_> = snapshot.diagnostics.iter().filter(|diagnostic| diagnostic.fault != Fault::UnhandledRejection).collect();
     let mut details = json!({
         "loadedCount": loaded,
         "expectedLoadedCount": assertion.expected_loaded_count,
