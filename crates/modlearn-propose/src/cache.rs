@@ -9,8 +9,6 @@ use serde::de::DeserializeOwned;
 use serde_json::json;
 use sha2::{Digest, Sha256};
 
-use modlearn_types::bound::CANDIDATE_BYTES;
-
 use crate::{BoxFuture, Completion, CompletionRequest, ProposeError, Proposer};
 
 /// The most a cache directory holds; past it, the entries used longest ago go first.
@@ -62,10 +60,9 @@ impl ResponseCache {
 
     /// Stores `completion` atomically (a temporary file in the same
     /// directory, then a rename), so readers never see half an entry.
-    /// An answer longer than any candidate may be is not kept: it is almost always refused, and
-    /// the largest to keep.
+    /// An answer longer than any candidate may be is not kept.
     pub fn put(&self, request: &CompletionRequest, completion: &Completion) -> std::io::Result<()> {
-        if completion.text.len() as u64 > CANDIDATE_BYTES {
+        if completion.is_longer_than_a_candidate() {
             return Ok(());
         }
         self.store(&ResponseCache::key(request), completion)

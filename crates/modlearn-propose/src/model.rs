@@ -135,6 +135,14 @@ pub struct Completion {
     pub cached: bool,
 }
 
+impl Completion {
+    /// Whether the answer is longer than a candidate may be: such an answer is almost always
+    /// refused and the largest to keep, so it is neither cached nor written down.
+    pub fn is_longer_than_a_candidate(&self) -> bool {
+        self.text.len() as u64 > modlearn_types::bound::CANDIDATE_BYTES
+    }
+}
+
 /// Why no completion could be had. Faults of one proposal are data for the
 /// run (a failed candidate); only configuration errors stop it.
 #[derive(Debug, thiserror::Error)]

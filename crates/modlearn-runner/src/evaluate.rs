@@ -7,6 +7,7 @@ use modlearn_exercise::session::SessionOutcome;
 use modlearn_exercise::{ScenarioPlan, ScenarioRun, exercise};
 use modlearn_judge::{NotRun, SessionTexts, judge, marker_checks_not_run, session_marker_checks, world_summary};
 use modlearn_spec::ResolvedScenario;
+use modlearn_types::bound::CANDIDATE_BYTES;
 use modlearn_types::{CandidateVerdict, ConsoleLine, Diagnostic, EvalUsage, Observation, ScenarioVerdict};
 use rayon::prelude::*;
 
@@ -99,8 +100,6 @@ pub fn evaluate_candidates(
             .collect()
     })
 }
-
-use modlearn_types::bound::CANDIDATE_BYTES;
 
 /// Reads a candidate file: a regular file (not a FIFO or device, through a
 /// link or not) of at most [`CANDIDATE_BYTES`], as UTF-8 text.

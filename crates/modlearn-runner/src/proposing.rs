@@ -10,7 +10,6 @@ use modlearn_propose::prompt::AgentBrief;
 use modlearn_propose::{AgentProposer, AgentSession, Completion, CompletionRequest, ProposeError, Proposer, Workspace, extract_code};
 use modlearn_spec::ResolvedScenario;
 use modlearn_types::Proposal;
-use modlearn_types::bound::CANDIDATE_BYTES;
 
 use crate::{CandidatePlace, LearnedCandidate, attempt_from, evaluate_source_with, not_evaluated};
 
@@ -118,9 +117,8 @@ pub(crate) fn judge_proposal(
         Answer::Completion(Ok(mut completion)) => {
             let attempts = completion.attempts.len();
             let extracted = extract_code(&completion.text);
-            // An answer longer than a candidate may be is not written down (its code, if small
-            // enough, still is, as the candidate).
-            if completion.text.len() as u64 > CANDIDATE_BYTES {
+            // Its code, if small enough, is still written, as the candidate.
+            if completion.is_longer_than_a_candidate() {
                 completion.text = format!("(an answer of {} bytes, longer than a candidate may be, is not kept)", completion.text.len());
             }
             match extracted {
