@@ -242,6 +242,10 @@ const ATTACKS: &[(&str, &str, &str, Option<&str>)] = &[
     // Round 19: module state of node:worker_threads and node:util that outlives a reload.
     ("growth-environment-data.ts", "specs/lifecycle.json", "candidates/lifecycle/good-notes.ts", None),
     ("growth-deprecations-warned.ts", "specs/lifecycle.json", "candidates/lifecycle/good-notes.ts", None),
+    // One native call that ignores termination and outlasts the budget, where the engine's own
+    // stop races the kill from outside (see `a_mod_racing_its_budget_gets_one_verdict`).
+    ("races-budget-in-dispose.js", "specs/turn-reminder.json", "candidates/turn-reminder/good-push-disposer.js", Some("timeout")),
+    ("races-budget-in-handler.js", "specs/turn-reminder.json", "candidates/turn-reminder/good-push-disposer.js", Some("timeout")),
     // Replies too many values for modlearn to keep, however few bytes they cost the engine.
     ("reply-flood.js", "specs/uv-pip.json", "candidates/uv-pip/good-return-args.ts", Some("out_of_memory")),
 ];
@@ -267,6 +271,27 @@ fn no_hostile_candidate_takes_the_run_down_or_passes() {
             assert!(faults(hostile).iter().any(|f| f == fault), "{attack}: no {fault} diagnostic in {:?}", faults(hostile));
         }
         eprintln!("{attack}: {:.1} s, hostile {}/{}", elapsed.as_secs_f64(), hostile["score"], hostile["maxScore"]);
+    }
+}
+
+#[test]
+fn a_mod_racing_its_budget_gets_one_verdict() {
+    // Whether the engine stops the call at its budget or the kill from outside does, the
+    // scenario ends the same way and the next one starts on a new engine: run after run, the
+    // same file gets the same verdict (module state on globalThis included).
+    let context = TestContext::new();
+    for attack in ["races-budget-in-dispose.js", "races-budget-in-handler.js"] {
+        let path = format!("{FIXTURES}/{attack}");
+        let verdicts: Vec<Value> = (0..4)
+            .map(|run| {
+                let (_, report, _) = eval(&context, &format!("{attack}-{run}"), "specs/turn-reminder.json", &[&path]);
+                comparable(&report["attempts"][0])
+            })
+            .collect();
+        assert_eq!(verdicts[0]["passed"], false, "{attack} passed");
+        for (run, verdict) in verdicts.iter().enumerate().skip(1) {
+            assert_eq!(verdict, &verdicts[0], "{attack}: run {run} differs from run 0");
+        }
     }
 }
 

@@ -170,7 +170,7 @@ pub fn observe_surface(path: &Path, source: &str, options: &EngineOptions) -> Su
         Err(error) => Surface {
             loaded: false,
             engine_error: Some(normaliser.text(&error.to_string())),
-            diagnostics: Vec::new(),
+            diagnostics: error.stop_diagnostic().iter().map(|d| normalise(d, &normaliser)).collect(),
             registered: Registrations::default(),
         },
     }

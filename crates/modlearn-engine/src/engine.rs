@@ -11,7 +11,10 @@ use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use modlearn_types::{CommandRun, Compared, ConsoleLine, Dialect, Emission, LiveCompare, PermissionCheck, RegistrySnapshot, ToolRun};
+use modlearn_types::{
+    CommandRun, Compared, ConsoleLine, Diagnostic, Dialect, Emission, Fault, LiveCompare, PermissionCheck, RegistrySnapshot, Severity,
+    ToolRun,
+};
 
 use crate::batch::{self, Batch, Replies, Ticket};
 use crate::local::LocalEngine;
@@ -83,6 +86,59 @@ pub enum EngineError {
 }
 
 impl EngineError {
+    /// Mod code in `phase` stopped at one of the engine's limits. However the stop came (the
+    /// engine's own watchdog or heap cap, or a kill from outside when the code ignored them),
+    /// it is worded the same and ends the engine the same way: which one came first is a race a
+    /// verdict must not hinge on.
+    pub(crate) fn at_limit(fault: StopFault, phase: &str, options: &EngineOptions) -> EngineError {
+        let what = match fault {
+            StopFault::Timeout => format!("did not finish within its {} ms budget", options.step_timeout.as_millis()),
+            StopFault::OutOfMemory => format!("exceeded the engine's {} MiB memory limit", options.memory_limit >> 20),
+            StopFault::Crashed => "crashed the engine".to_owned(),
+        };
+        EngineError::Stopped {
+            fault,
+            phase: phase.to_owned(),
+            message: format!("mod code in the {phase} phase {what}; the engine was stopped"),
+        }
+    }
+
+    /// The diagnostic a stop is reported as, when mod code stopped the engine.
+    pub fn stop_diagnostic(&self) -> Option<Diagnostic> {
+        let EngineError::Stopped { fault, phase, message } = self else {
+            return None;
+        };
+        // Worded as js/diagnostics.js words the same faults.
+        let (fault, error_name, hint) = match fault {
+            StopFault::Timeout => (
+                Fault::Timeout,
+                "TimeoutError",
+                "Mod code must finish within the time budget. Look for a loop that never ends or work that grows without bound.",
+            ),
+            StopFault::OutOfMemory => (
+                Fault::OutOfMemory,
+                "OutOfMemoryError",
+                "The mod allocated more memory than the engine allows. Look for collections that grow without bound.",
+            ),
+            StopFault::Crashed => {
+                (Fault::Crashed, "CrashError", "The engine's process died running this mod. Look for very deeply nested code or data.")
+            }
+        };
+        Some(Diagnostic {
+            capability: None,
+            error_name: error_name.to_owned(),
+            hint: Some(hint.to_owned()),
+            owner: None,
+            message: message.clone(),
+            phase: phase.clone(),
+            severity: Severity::Error,
+            stack: None,
+            // A stopped engine's clock cannot be read: its start, as diagnostics print it.
+            timestamp: "2026-01-01T00:00:00.000Z".to_owned(),
+            fault,
+        })
+    }
+
     /// The fault of a stopped engine, when the mod's code caused the failure.
     pub fn stop_fault(&self) -> Option<StopFault> {
         match self {

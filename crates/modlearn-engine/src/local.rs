@@ -157,13 +157,9 @@ enum CallFailure {
 
 enum StepEnd {
     /// The step settled; `followed` when the host was asked to begin the next one, and did.
-    Settled {
-        followed: bool,
-    },
-    Stopped {
-        fault: &'static str,
-        message: String,
-    },
+    Settled { followed: bool },
+    /// The step awaits a promise that nothing can settle (no timer is left).
+    NeverSettled,
 }
 
 /// The last candidate transpiled: its path, its source and whether it transpiled (its code
@@ -185,13 +181,11 @@ pub(crate) struct LocalEngine {
     load_count: u64,
     transpiled: Option<Transpiled>,
     replies: ReplyBudget,
+    /// The phase of the request running, which a stop is reported in.
+    phase: &'static str,
+    /// Set once mod code was stopped at a limit: every later request fails with it.
+    stopped: Option<EngineError>,
 }
-
-/// How many steps of one operation may run out of time before the rest are
-/// failed unrun. Each step gets the whole budget, so without it a mod with
-/// N spinning handlers costs N budgets a turn; a mod that times out twice in
-/// one dispatch fails either way.
-const TIMED_OUT_STEPS_PER_OPERATION: usize = 2;
 
 /// The CPU time all the steps of one operation may use together, in step budgets. Steps
 /// that each stay under the budget would otherwise cost a turn as many budgets as the mod
@@ -214,6 +208,8 @@ impl LocalEngine {
             load_count: 0,
             transpiled: None,
             replies: ReplyBudget::default(),
+            phase: "activate",
+            stopped: None,
         };
         engine.configure(options)?;
         Ok(engine)
@@ -250,16 +246,21 @@ impl LocalEngine {
 
     /// Runs one request of a batch.
     pub(crate) fn run(&mut self, request: Request, on_step: &mut dyn FnMut(usize)) -> Result<String, EngineError> {
-        if let Some(error) = self.replies.broken() {
-            return Err(error);
+        if let Some(error) = &self.stopped {
+            return Err(error.clone());
         }
-        let phase = request.phase();
+        self.phase = request.phase();
         let reply = match request {
             Request::Load { path, source, keep_instance } => self.load(&path, &source, keep_instance, on_step),
             Request::Operate(operation) => self.operate(&operation, on_step),
             Request::Call { method, args } => self.call(method, &args),
-        }?;
-        self.replies.admit(phase, reply)
+        }
+        .and_then(|reply| self.replies.admit(self.phase, reply));
+        if let Err(error @ EngineError::Stopped { .. }) = &reply {
+            // Whatever the mod left half done is past judging, as it is after a kill.
+            self.stopped = Some(error.clone());
+        }
+        reply
     }
 
     /// Loads and activates the candidate at `path` into the current load
@@ -322,12 +323,9 @@ impl LocalEngine {
         let allowance = self.options.step_timeout.saturating_mul(OPERATION_BUDGETS);
         let spent_by = clock.now().saturating_add(allowance);
         let mut begun = true;
-        let mut timed_out = 0;
         for index in 0..started.steps {
             on_step(index);
-            let (fault, message) = if timed_out >= TIMED_OUT_STEPS_PER_OPERATION {
-                ("timeout", format!("not run: {timed_out} earlier steps of this operation ran out of time"))
-            } else if !begun && clock.now() >= spent_by {
+            let (fault, message) = if !begun && clock.now() >= spent_by {
                 ("timeout", format!("not run: this operation's steps used up its {} ms of CPU time", allowance.as_millis()))
             } else {
                 // The last step is not followed: `finish` (which can run mod code, reading
@@ -338,10 +336,7 @@ impl LocalEngine {
                         begun = followed;
                         continue;
                     }
-                    StepEnd::Stopped { fault, message } => {
-                        timed_out += usize::from(fault == "timeout");
-                        (fault, message)
-                    }
+                    StepEnd::NeverSettled => ("never_settled", "mod code awaited a promise that can never settle".to_owned()),
                 }
             };
             begun = false;
@@ -353,28 +348,22 @@ impl LocalEngine {
     /// Calls one host method under the step budget (mod code can run inside
     /// any of them: getters and proxies the host reads, abort listeners).
     pub(crate) fn call(&mut self, method: HostMethod, args: &Value) -> Result<String, EngineError> {
-        let budget = self.options.step_timeout;
-        self.watchdog.arm(budget);
+        self.watchdog.arm(self.options.step_timeout);
         let result = self.call_raw(method, &args.to_string());
         self.watchdog.disarm();
         match result {
             Ok(text) => Ok(text),
             Err(CallFailure::Threw(message)) => Err(EngineError::Host(message)),
-            Err(CallFailure::Terminated) => {
-                self.booted.runtime.v8_isolate().cancel_terminate_execution();
-                let (fault, message) = self.stop_reason(budget);
-                let message = format!("{message} (in the host's `{}` call)", method.as_str());
-                Err(EngineError::Stopped { fault, phase: "host_call".to_owned(), message })
-            }
+            Err(CallFailure::Terminated) => Err(self.stopped_at_limit()),
         }
     }
 
-    fn stop_reason(&self, budget: Duration) -> (StopFault, String) {
-        if self.watchdog.fired() {
-            (StopFault::Timeout, format!("mod code did not finish within {} ms", budget.as_millis()))
-        } else {
-            (StopFault::OutOfMemory, format!("mod code exceeded the engine's {} MiB memory limit", self.options.memory_limit >> 20))
-        }
+    /// Mod code was terminated at a limit: the request ends here, and the engine with it (see
+    /// [`EngineError::at_limit`]).
+    fn stopped_at_limit(&mut self) -> EngineError {
+        self.booted.runtime.v8_isolate().cancel_terminate_execution();
+        let fault = if self.watchdog.fired() { StopFault::Timeout } else { StopFault::OutOfMemory };
+        EngineError::at_limit(fault, self.phase, &self.options)
     }
 
     /// Runs step `index` under its own budget; `begun` when the host already began it. Once
@@ -388,15 +377,7 @@ impl LocalEngine {
         let end = self.drive_step(index, begun, clock, deadline, follow_by);
         self.watchdog.disarm();
         match end {
-            Err(CallFailure::Terminated) => {
-                self.booted.runtime.v8_isolate().cancel_terminate_execution();
-                let (fault, message) = self.stop_reason(budget);
-                let fault = match fault {
-                    StopFault::Timeout => "timeout",
-                    _ => "out_of_memory",
-                };
-                Ok(StepEnd::Stopped { fault, message })
-            }
+            Err(CallFailure::Terminated) => Err(self.stopped_at_limit()),
             Err(CallFailure::Threw(message)) => Err(EngineError::Host(message)),
             Ok(end) => Ok(end),
         }
@@ -431,10 +412,7 @@ impl LocalEngine {
                 return Err(CallFailure::Terminated);
             }
             if poll.timers == 0 {
-                return Ok(StepEnd::Stopped {
-                    fault: "never_settled",
-                    message: "mod code awaited a promise that can never settle".to_owned(),
-                });
+                return Ok(StepEnd::NeverSettled);
             }
             self.call_raw(HostMethod::Advance, "{}")?;
         }

@@ -30,11 +30,6 @@ impl Default for ReplyBudget {
 }
 
 impl ReplyBudget {
-    /// The error a broken budget gives every later request.
-    pub(crate) fn broken(&self) -> Option<EngineError> {
-        self.broken.clone()
-    }
-
     /// Passes `reply` on, or the error of the bound it breaks.
     pub(crate) fn admit(&mut self, phase: &str, reply: String) -> Result<String, EngineError> {
         if let Some(error) = &self.broken {
@@ -117,7 +112,6 @@ mod tests {
         assert_eq!((fault, phase.as_str()), (StopFault::OutOfMemory, "event"));
         assert!(message.contains("more than 2000000 JSON values"), "{message}");
         assert!(budget.admit("snapshot", "{}".to_owned()).is_err());
-        assert!(budget.broken().is_some());
     }
 
     #[test]

@@ -1,9 +1,9 @@
-//! Each way a mod can misbehave becomes a diagnostic of its own kind, and
-//! the engine keeps working afterwards.
+//! Each way a mod can misbehave becomes a diagnostic of its own kind, and the engine keeps
+//! working afterwards; mod code stopped at a limit ends the engine instead.
 
 use std::time::Duration;
 
-use modlearn_engine::{CandidateFile, EmitOutcome, Engine, EngineOptions};
+use modlearn_engine::{CandidateFile, EmitOutcome, Engine, EngineError, EngineOptions, StopFault};
 use modlearn_types::{Diagnostic, Fault};
 use serde_json::json;
 
@@ -31,34 +31,37 @@ fn emit_tool_start(engine: &mut Engine) -> (serde_json::Value, Vec<Diagnostic>) 
     }
 }
 
-#[test]
-fn endless_loop_in_activate_is_a_timeout_at_activate() {
-    let mut engine = engine();
-    let (loaded, diagnostics) = load(&mut engine, "m.js", "export function activate() { for (;;) {} }");
-    assert!(!loaded);
-    assert_eq!(faults(&diagnostics), [("activate".to_owned(), Fault::Timeout)]);
-    assert_eq!(diagnostics[0].error_name, "TimeoutError");
+/// Loads `source`, which must be stopped at a limit: returns the stop's (fault, phase, message).
+fn stopped_loading(engine: &mut Engine, source: &str) -> (StopFault, String, String) {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("m.js");
+    std::fs::write(&path, source).unwrap();
+    let error = engine.load(&CandidateFile { path: &path, source }).expect_err("stopped");
+    // A stopped engine is past judging: every later request gets the same error.
+    assert_eq!(engine.snapshot().expect_err("still stopped").to_string(), error.to_string());
+    let EngineError::Stopped { fault, phase, message } = error else { panic!("{error:?}") };
+    (fault, phase, message)
 }
 
 #[test]
-fn endless_loop_at_module_top_level_is_a_timeout_at_import() {
-    let mut engine = engine();
-    let (loaded, diagnostics) = load(&mut engine, "m.js", "while (true) {}\nexport function activate() {}");
-    assert!(!loaded);
-    assert_eq!(faults(&diagnostics), [("import".to_owned(), Fault::Timeout)]);
+fn endless_loop_in_activate_stops_the_engine_at_activate() {
+    let (fault, phase, message) = stopped_loading(&mut engine(), "export function activate() { for (;;) {} }");
+    assert_eq!((fault, phase.as_str()), (StopFault::Timeout, "activate"));
+    assert_eq!(message, "mod code in the activate phase did not finish within its 300 ms budget; the engine was stopped");
 }
 
 #[test]
-fn memory_bomb_is_out_of_memory_and_the_engine_survives() {
-    let mut engine = engine();
+fn endless_loop_at_module_top_level_stops_the_engine_at_activate() {
+    let (fault, phase, _) = stopped_loading(&mut engine(), "while (true) {}\nexport function activate() {}");
+    assert_eq!((fault, phase.as_str()), (StopFault::Timeout, "activate"));
+}
+
+#[test]
+fn memory_bomb_stops_the_engine_out_of_memory() {
     let source = "export function activate() { const keep = []; for (;;) keep.push(new Array(100000).fill(1)); }";
-    let (loaded, diagnostics) = load(&mut engine, "m.js", source);
-    assert!(!loaded);
-    assert_eq!(faults(&diagnostics), [("activate".to_owned(), Fault::OutOfMemory)], "{diagnostics:#?}");
-    engine.dispose().unwrap();
-    engine.new_generation().unwrap();
-    let (loaded, diagnostics) = load(&mut engine, "ok.js", "export function activate() {}");
-    assert!(loaded, "{diagnostics:#?}");
+    let (fault, _, message) = stopped_loading(&mut engine(), source);
+    assert_eq!(fault, StopFault::OutOfMemory, "{message}");
+    assert!(message.contains("exceeded the engine's 32 MiB memory limit"), "{message}");
 }
 
 #[test]

@@ -4,7 +4,7 @@
 
 use std::time::Duration;
 
-use modlearn_engine::{CandidateFile, Engine, EngineOptions};
+use modlearn_engine::{CandidateFile, Engine, EngineError, EngineOptions, StopFault};
 use modlearn_types::{CommandRun, Diagnostic, Fault, PermissionCheck, ToolRun};
 use serde_json::{Value, json};
 
@@ -40,6 +40,15 @@ impl Harness {
 
     fn run_command(&mut self, command: &str, args: &str) -> CommandRun {
         self.engine.run_command(command, args).unwrap()
+    }
+
+    /// Runs `request`, which mod code must stop at a limit: the stop's (fault, phase), after
+    /// checking that the engine refuses everything after it.
+    fn stopped(&mut self, request: impl FnOnce(&mut Engine) -> Result<(), EngineError>) -> (StopFault, String) {
+        let error = request(&mut self.engine).expect_err("stopped at a limit");
+        assert_eq!(self.engine.snapshot().expect_err("the engine is gone").to_string(), error.to_string());
+        let EngineError::Stopped { fault, phase, .. } = error else { panic!("{error:?}") };
+        (fault, phase)
     }
 
     fn diagnostics(&mut self) -> Vec<Diagnostic> {
@@ -115,18 +124,17 @@ fn a_throwing_or_stuck_tool_is_an_error_result_with_a_tool_run_diagnostic() {
     let (status, output, faults) = ran(harness.run_tool("throws", json!({ "id": 7 })));
     assert_eq!((status.as_str(), output), ("error", json!("no such note: 7")));
     assert_eq!(faults, [("tool.run".to_owned(), Fault::Exception)]);
-    let (status, output, faults) = ran(harness.run_tool("loops", json!({})));
-    assert_eq!((status.as_str(), output), ("error", json!("mod code did not finish within 300 ms")));
-    assert_eq!(faults, [("tool.run".to_owned(), Fault::Timeout)]);
     assert_eq!(ran(harness.run_tool("waits", json!({}))).2, [("tool.run".to_owned(), Fault::NeverSettled)]);
     let (_, output, _) = ran(harness.run_tool("legacy", json!({})));
     assert_eq!(output, json!("ctx.getContext() was removed"));
     let recorded: Vec<(String, String)> =
         harness.diagnostics().iter().map(|d| (d.phase.clone(), d.capability.as_ref().unwrap().id.clone())).collect();
     assert_eq!(recorded[0], ("tool.run".to_owned(), "throws".to_owned()));
-    assert_eq!(&recorded[3..], [("deprecated_api".to_owned(), "ctx.getContext".to_owned()), ("tool.run".to_owned(), "legacy".to_owned())]);
-    // The engine is still usable after the stopped steps.
+    assert_eq!(&recorded[2..], [("deprecated_api".to_owned(), "ctx.getContext".to_owned()), ("tool.run".to_owned(), "legacy".to_owned())]);
+    // The engine is still usable after the failed steps ...
     assert_eq!(ran(harness.run_tool("throws", json!({ "id": 1 }))).1, json!("no such note: 1"));
+    // ... but not after one stopped at its budget (as a host would hang on it).
+    assert_eq!(harness.stopped(|engine| engine.run_tool("loops", &json!({}), "call-2").map(drop)), (StopFault::Timeout, "tool".to_owned()));
 }
 
 #[test]
@@ -210,9 +218,8 @@ fn a_failing_check_denies_at_once_and_is_enabled_failures_skip() {
     assert_eq!(phases, ["permission.isEnabled", "permission.check"]);
     let PermissionCheck::Decided { decision, .. } = harness.check("Read", json!({})) else { panic!() };
     assert_eq!(decision.unwrap().decision, "allow");
-    let PermissionCheck::Decided { decision, diagnostics, .. } = harness.check("Loop", json!({})) else { panic!() };
-    assert_eq!(decision.unwrap().reason, Some(json!("Mod permission 'picky' failed: mod code did not finish within 300 ms")));
-    assert_eq!(diagnostics[1].fault, Fault::Timeout);
+    let event = json!({ "toolName": "Loop", "args": {}, "phase": "approval" });
+    assert_eq!(harness.stopped(|engine| engine.check_permissions(&event).map(drop)), (StopFault::Timeout, "permission".to_owned()));
 }
 
 #[test]
@@ -288,9 +295,9 @@ fn failing_commands_record_command_run_and_letta_30_second_limit_applies() {
     let timed_out = ("Mod command timed out after 30000ms".to_owned(), command_run.clone(), Fault::Exception);
     assert_eq!(failure(harness.run_command("waits", "")), timed_out);
     assert_eq!(failure(harness.run_command("slow", "")), timed_out);
-    assert_eq!(failure(harness.run_command("loops", "")).2, Fault::Timeout);
     // Only the mod's own 60 s timer is left; the host's timers are gone.
     assert_eq!(harness.engine.snapshot().unwrap().timers, 1);
+    assert_eq!(harness.stopped(|engine| engine.run_command("loops", "").map(drop)), (StopFault::Timeout, "command".to_owned()));
 }
 
 #[test]

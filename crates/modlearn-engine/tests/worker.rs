@@ -68,6 +68,33 @@ fn a_native_loop_is_killed_from_outside(dir: &std::path::Path) {
     an_engine_runs_in_a_process_of_its_own(dir);
 }
 
+/// Whether the engine's own budget stops mod code or the kill from outside does (code that
+/// ignores termination), in any phase, the request gets the same error and the engine is gone:
+/// which came first is a race no verdict may hinge on.
+fn a_stop_from_inside_and_a_kill_from_outside_are_one_outcome(dir: &std::path::Path) {
+    let stopped = |body: &str, emit: bool| {
+        let mut engine = Engine::new(options()).unwrap();
+        let source =
+            format!("export function activate(letta) {{ letta.events.on('tool_start', () => {{ {body} }}); return () => {{ {body} }}; }}");
+        let path = dir.join("stops.js");
+        std::fs::write(&path, &source).unwrap();
+        engine.new_generation().unwrap();
+        assert!(engine.load(&CandidateFile { path: &path, source: &source }).unwrap().loaded);
+        let error = if emit { engine.emit("tool_start", &tool_start()).map(drop) } else { engine.dispose().map(drop) }.unwrap_err();
+        let later = engine.snapshot().unwrap_err();
+        (error.to_string(), error.stop_fault(), later.to_string())
+    };
+    for emit in [true, false] {
+        let inside = stopped("for (;;) {}", emit);
+        let outside = stopped("Array.prototype.includes.call({ length: 2 ** 53 - 1 }, 1);", emit);
+        assert_eq!(inside, outside);
+        assert_eq!(inside.1, Some(StopFault::Timeout));
+        assert_eq!(inside.0, inside.2, "every later request gets the stop");
+        let phase = if emit { "event" } else { "dispose" };
+        assert_eq!(inside.0, format!("mod code in the {phase} phase did not finish within its 200 ms budget; the engine was stopped"));
+    }
+}
+
 /// A batch's replies are those of its requests run one by one, and once the process is killed
 /// in one, that one and every later one get why, and the earlier ones keep their replies.
 fn a_batch_answers_as_its_requests_would_alone(dir: &std::path::Path) {
@@ -118,7 +145,9 @@ fn main() {
     println!("test a_native_loop_is_killed_from_outside ... ok");
     a_batch_answers_as_its_requests_would_alone(dir.path());
     println!("test a_batch_answers_as_its_requests_would_alone ... ok");
+    a_stop_from_inside_and_a_kill_from_outside_are_one_outcome(dir.path());
+    println!("test a_stop_from_inside_and_a_kill_from_outside_are_one_outcome ... ok");
     engines_start_fast();
     println!("test engines_start_fast ... ok");
-    println!("\ntest result: ok. 5 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out");
+    println!("\ntest result: ok. 6 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out");
 }

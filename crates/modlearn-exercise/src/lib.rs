@@ -26,9 +26,9 @@ use std::path::Path;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use modlearn_engine::{Batch, CandidateFile, Engine, EngineError, EngineOptions, StopFault, VIRTUAL_EPOCH_MS, WorldSeed};
+use modlearn_engine::{Batch, CandidateFile, Engine, EngineError, EngineOptions, VIRTUAL_EPOCH_MS, WorldSeed};
 use modlearn_machine::{Machine, MachinePlan, ScenarioRecord};
-use modlearn_types::{ConsoleLine, Diagnostic, Dialect, Fault, Observation, Probe, RegistrySnapshot, Severity, WorldState};
+use modlearn_types::{ConsoleLine, Diagnostic, Dialect, Observation, Probe, RegistrySnapshot, WorldState};
 
 use crate::probe::Pending;
 use serde::Serialize;
@@ -179,7 +179,7 @@ pub fn exercise(
                 while observations.len() < plan.probes.len() {
                     observations.push(Observation::EngineFailure { message: message.clone() });
                 }
-                let stopped = stop_diagnostic(&error);
+                let stopped = error.stop_diagnostic();
                 ScenarioRun { observations, snapshot: None, console: Vec::new(), session, stopped, elapsed: started.elapsed() }
             }
         };
@@ -236,43 +236,6 @@ fn add_record(world: &mut WorldState, record: &ScenarioRecord) {
     world.written_files_dropped = record.written_files_dropped;
     world.unseen = record.unseen.clone();
 }
-
-/// The diagnostic of an engine that mod code stopped (see [`EngineError::Stopped`]).
-pub fn stop_diagnostic(error: &EngineError) -> Option<Diagnostic> {
-    let EngineError::Stopped { fault, phase, message } = error else {
-        return None;
-    };
-    let (fault, error_name, hint) = match fault {
-        StopFault::Timeout => (
-            Fault::Timeout,
-            "TimeoutError",
-            "Mod code must finish within the time budget. Look for a loop that never ends, a blocking wait, or work that grows without bound.",
-        ),
-        StopFault::OutOfMemory => (
-            Fault::OutOfMemory,
-            "OutOfMemoryError",
-            "The mod allocated more memory than the engine allows. Look for collections or buffers that grow without bound.",
-        ),
-        StopFault::Crashed => {
-            (Fault::Crashed, "CrashError", "The engine's process died running this mod. Look for very deeply nested code or data.")
-        }
-    };
-    Some(Diagnostic {
-        capability: None,
-        error_name: error_name.to_owned(),
-        hint: Some(hint.to_owned()),
-        owner: None,
-        message: message.clone(),
-        phase: phase.clone(),
-        severity: Severity::Error,
-        stack: None,
-        timestamp: VIRTUAL_EPOCH.to_owned(),
-        fault,
-    })
-}
-
-/// The virtual clock's start, as diagnostics print it: a stopped engine's clock cannot be read.
-const VIRTUAL_EPOCH: &str = "2026-01-01T00:00:00.000Z";
 
 fn run_scenario(
     engine: &mut Engine,

@@ -332,23 +332,23 @@ fn trace_of_a_scripted_install() {
     insta::assert_snapshot!(outcome.trace_jsonl());
 }
 
-fn a_handler_that_never_returns_is_a_diagnostic_and_the_session_goes_on() {
+fn a_handler_that_never_returns_ends_the_session_with_the_stop() {
     let source = r#"export function activate(letta) {
         letta.events.on("tool_start", (event) => { if (event.args.command === "spin") { while (true) {} } });
     }"#;
     let options = EngineOptions { step_timeout: std::time::Duration::from_millis(100), ..EngineOptions::default() };
     let machine = machine(&[]);
     let mut engine = loaded_engine(source, options, &machine);
-    let actions = vec![user("go"), bash("spin"), bash("ls"), Action::Assistant("done".to_owned())];
+    let actions = vec![user("go"), bash("ls"), bash("spin"), bash("pwd"), Action::Assistant("done".to_owned())];
     let outcome = run_session(&mut engine, &plan(), &mut ScriptDriver::new(actions), &machine);
-    assert_eq!(outcome.error, None);
-    let starts = events(&outcome, "tool_start");
-    assert_eq!(starts[0]["diagnostics"][0]["fault"], "timeout");
-    // The args were rolled back and the call ran; so did the next one.
+    // A host would hang in the handler: nothing after it happens, as after a kill.
+    assert_eq!(
+        outcome.error.as_deref(),
+        Some("mod code in the event phase did not finish within its 100 ms budget; the engine was stopped")
+    );
     let commands: Vec<&Value> = entries(&outcome, "tool_execution").iter().map(|entry| &entry["command"]).collect();
-    assert_eq!(commands, [&json!("spin"), &json!("ls")]);
-    assert_eq!(outcome.diagnostics.len(), 1);
-    assert_eq!(outcome.result, "done");
+    assert_eq!(commands, [&json!("ls")]);
+    assert_ne!(outcome.result, "done");
 }
 
 fn main() {
@@ -369,9 +369,6 @@ fn main() {
             a_scenario_plan_runs_the_session_on_a_fresh_load_under_the_environment,
         ),
         ("trace_of_a_scripted_install", trace_of_a_scripted_install),
-        (
-            "a_handler_that_never_returns_is_a_diagnostic_and_the_session_goes_on",
-            a_handler_that_never_returns_is_a_diagnostic_and_the_session_goes_on,
-        ),
+        ("a_handler_that_never_returns_ends_the_session_with_the_stop", a_handler_that_never_returns_ends_the_session_with_the_stop),
     ]);
 }

@@ -16,7 +16,7 @@ mod world;
 
 pub use check::{judge, probe};
 pub use markers::{SessionTexts, session_marker_checks};
-pub use score::{NotRun, compare_candidates, marker_checks_not_run, select};
+pub use score::{NotRun, compare_candidates, fail_stopped, marker_checks_not_run, select};
 pub use text::content_text;
 pub use world::{resolve_spec_path, world_summary};
 

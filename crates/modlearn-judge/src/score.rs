@@ -67,3 +67,44 @@ pub fn marker_checks_not_run(kind: &str, markers: &[String], first_index: usize,
         })
         .collect()
 }
+
+/// Fails the checks of a scenario in which mod code stopped its engine (`stop`: a step past its
+/// time or memory, or a crash). A host would hang or die there and give no verdict at all, so
+/// no check of the scenario passes, however its probes fared before the stop, in whatever phase
+/// (dispose included) it came, whether or not an assertion looks there. The count of checks
+/// stays the spec's.
+pub fn fail_stopped(checks: &mut [CheckResult], stop: &modlearn_types::Diagnostic) {
+    for check in checks.iter_mut().filter(|check| check.passed) {
+        check.passed = false;
+        check.message = format!("the scenario did not run to its end ({}); before that: {}", stop.message, check.message);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use modlearn_types::{CheckResult, Diagnostic, Fault};
+    use serde_json::Value;
+
+    fn check(passed: bool, unchecked: bool) -> CheckResult {
+        let kind = "mod_loads".to_owned();
+        CheckResult { label: format!("1. {kind}"), kind, passed, message: "as written".to_owned(), details: Value::Null, unchecked }
+    }
+
+    #[test]
+    fn a_stopped_scenario_passes_no_check_and_keeps_its_count() {
+        let stop: Diagnostic = serde_json::from_value(serde_json::json!({
+            "errorName": "TimeoutError", "message": "mod code in the dispose phase did not finish", "phase": "dispose",
+            "severity": "error", "timestamp": "t", "fault": "timeout",
+        }))
+        .unwrap();
+        assert_eq!(stop.fault, Fault::Timeout);
+        let mut checks = vec![check(true, false), check(false, false), check(false, true)];
+        super::fail_stopped(&mut checks, &stop);
+        assert!(checks.iter().all(|check| !check.passed));
+        assert_eq!(
+            checks[0].message,
+            "the scenario did not run to its end (mod code in the dispose phase did not finish); before that: as written"
+        );
+        assert_eq!((checks[1].message.as_str(), checks[2].unchecked), ("as written", true));
+    }
+}

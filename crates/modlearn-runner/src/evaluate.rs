@@ -5,7 +5,7 @@ use std::time::{Duration, Instant};
 use modlearn_engine::EngineOptions;
 use modlearn_exercise::session::SessionOutcome;
 use modlearn_exercise::{ScenarioPlan, ScenarioRun, exercise};
-use modlearn_judge::{NotRun, SessionTexts, judge, marker_checks_not_run, session_marker_checks, world_summary};
+use modlearn_judge::{NotRun, SessionTexts, fail_stopped, judge, marker_checks_not_run, session_marker_checks, world_summary};
 use modlearn_spec::ResolvedScenario;
 use modlearn_types::bound::CANDIDATE_BYTES;
 use modlearn_types::{CandidateVerdict, ConsoleLine, Diagnostic, EvalUsage, Observation, ScenarioVerdict};
@@ -216,6 +216,9 @@ fn scenario_verdict(scenario: &ResolvedScenario, has_session: bool, run: &Scenar
         // (else it would have had a session), or a scenario with a blank prompt.
         let why = if scenario.prompt_to_run().is_some() { NotRun::NoEvalModel } else { NotRun::NoPrompt };
         checks.extend(marker_checks(scenario, checks.len(), why));
+    }
+    if let Some(stop) = &run.stopped {
+        fail_stopped(&mut checks, stop);
     }
     let mut verdict = ScenarioVerdict::new(scenario.name.clone(), scenario.dir_name.clone(), scenario.hidden, checks);
     let worlds: Vec<_> = run.snapshot.iter().map(|s| &*s.world).chain(run.session.iter().map(|s| &s.world)).collect();

@@ -58,7 +58,6 @@ const WATCH_INTERVAL: Duration = Duration::from_millis(50);
 /// that a loaded machine never turns a finite step into a timeout.
 #[derive(Clone, Copy, Debug)]
 struct OuterLimits {
-    budget: Duration,
     /// CPU time past which a step is spinning in code that ignores termination.
     cpu: Duration,
     /// Wall time after which a process that is not running (waiting on
@@ -71,7 +70,6 @@ struct OuterLimits {
 impl OuterLimits {
     fn for_budget(budget: Duration) -> OuterLimits {
         OuterLimits {
-            budget,
             cpu: budget.saturating_mul(3) / 2 + Duration::from_millis(250),
             blocked_after: budget + Duration::from_millis(500),
             hard_wall: budget.saturating_mul(30).saturating_add(Duration::from_secs(30)),
@@ -339,6 +337,8 @@ pub(crate) struct WorkerEngine {
     reader: BufReader<UnixStream>,
     writer: BufWriter<UnixStream>,
     limits: OuterLimits,
+    /// The settings it was spawned with, which its stops are worded by.
+    options: EngineOptions,
     /// Set once the process is gone: every later request fails with it.
     gone: Option<EngineError>,
     /// The candidate's machine, which the mod's file system calls and commands reach through
@@ -391,6 +391,7 @@ impl WorkerEngine {
             reader: BufReader::new(stream),
             writer: BufWriter::new(writer),
             limits: OuterLimits::for_budget(options.step_timeout),
+            options: options.clone(),
             gone: None,
             machine: None,
         };
@@ -451,6 +452,13 @@ impl WorkerEngine {
                         step = StepWatch::start(self.pid);
                     }
                 }
+                Ok(Some(EngineReply::Done(Err(error @ EngineError::Stopped { .. })))) => {
+                    // The engine stopped mod code at a limit and refuses everything after it; end
+                    // the process as a kill would have.
+                    self.zygote.discard(self.pid);
+                    self.gone = Some(error.clone());
+                    return Err(error);
+                }
                 Ok(Some(EngineReply::Done(result))) => return result,
                 Ok(Some(EngineReply::Machine(packed))) => {
                     let started = Instant::now();
@@ -487,9 +495,7 @@ impl WorkerEngine {
         let exit = self.zygote.exit_of(self.pid);
         let error = if let Some(stall) = stall {
             let why = match stall {
-                Stall::Spinning => {
-                    format!("kept running past its {} ms budget where it could not be stopped", self.limits.budget.as_millis())
-                }
+                Stall::Spinning => return self.gone_with(EngineError::at_limit(StopFault::Timeout, phase, &self.options)),
                 Stall::Blocked => "blocked and could never go on".to_owned(),
                 Stall::Starved => format!("did not finish within {} s of wall time", self.limits.hard_wall.as_secs()),
             };
@@ -500,11 +506,7 @@ impl WorkerEngine {
             }
         } else {
             match exit {
-                Some((_, Some(signal))) if signal == libc::SIGXCPU => EngineError::Stopped {
-                    phase: phase.to_owned(),
-                    fault: StopFault::Timeout,
-                    message: format!("the engine process used up its CPU-time limit in the {phase} phase"),
-                },
+                Some((_, Some(signal))) if signal == libc::SIGXCPU => EngineError::at_limit(StopFault::Timeout, phase, &self.options),
                 // The kernel's out-of-memory killer sends SIGKILL; modlearn itself did not.
                 Some((_, Some(signal))) if signal == libc::SIGKILL => EngineError::Stopped {
                     phase: phase.to_owned(),
@@ -528,6 +530,10 @@ impl WorkerEngine {
                 },
             }
         };
+        self.gone_with(error)
+    }
+
+    fn gone_with(&mut self, error: EngineError) -> EngineError {
         self.gone = Some(error.clone());
         error
     }
