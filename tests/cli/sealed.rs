@@ -203,6 +203,8 @@ const ATTACKS: &[(&str, &str, &str, Option<&str>)] = &[
     ("leaves-stdin-listener.js", "specs/turn-reminder.json", "candidates/turn-reminder/good-push-disposer.js", None),
     ("floods-diagnostic-ring.js", "specs/turn-reminder.json", "candidates/turn-reminder/good-push-disposer.js", None),
     ("dsh-undeclared-get.js", "specs/dsh-secret-guard.json", "candidates/dsh-secret-guard/good-exports.js", None),
+    ("dsh-undeclared-root-get.js", "specs/dsh-secret-guard.json", "candidates/dsh-secret-guard/good-exports.js", None),
+    ("dsh-undeclared-root-property.js", "specs/dsh-secret-guard.json", "candidates/dsh-secret-guard/good-exports.js", None),
     ("pi-select-yes-still-blocks.ts", "specs/pi-permission-gate.json", "candidates/pi-permission-gate/good-select.ts", None),
     ("world-rename-ancestor.js", "specs/branch-state.json", "candidates/branch-state/good-fs-state.js", None),
     ("world-rename-over-kept.js", "tests/cli/fixtures/sealed/branch-state-seeded.json", "candidates/branch-state/good-fs-state.js", None),

@@ -8,7 +8,7 @@
 import { loadedCandidate } from "./session.js";
 import { contentText, messageText } from "../content.js";
 import { bodyWatch, standIn } from "./builtins.js";
-import { hostListener } from "./runtime.js";
+import { hostListener, hostService } from "./runtime.js";
 import { dataOf } from "../plain-data.js";
 
 /** What the innermost `tools/execute` listener answers instead of running the body. */
@@ -38,7 +38,7 @@ function plainDecision(decision) {
  */
 async function preflight(runtime, event) {
   const { root } = runtime;
-  const tools = root.get("tools");
+  const tools = hostService(root, "tools");
   const disposers = [];
   const seen = { decision: null, reached: false, bodyRan: false, args: undefined };
   try {
@@ -128,7 +128,7 @@ const ROUTES = {
     const entered = decision && Array.isArray(decision.messages) ? decision.messages.slice(messages.length) : [];
     const added = [...pending, ...agent.outbox.injected.splice(0), ...entered.map(messageText)];
     for (const text of added) input.push({ type: "message", role: "user", content: text });
-    const assembly = await root.get("systemPrompt").assemble({});
+    const assembly = await hostService(root, "systemPrompt").assemble({});
     const text = assembly.sections.map((section) => section.text).filter((part) => typeof part === "string" && part !== "").join("\n\n");
     if (text !== "") input.push({ type: "message", role: "system", content: text });
     return undefined;

@@ -7,6 +7,7 @@ import { listenedEvents, loadedCandidate } from "./session.js";
 import { contentText } from "../content.js";
 import { dialectCommand, dialectTool } from "../registry.js";
 import { isStandIn } from "./builtins.js";
+import { hostService } from "./runtime.js";
 
 
 function coreTool(tools, schema, owner) {
@@ -55,11 +56,11 @@ export function syncRegistry(host) {
   registry.hostEvents = Object.create(null);
   if (!candidate) return;
   const { owner, fiber } = candidate;
-  const tools = runtime.root.get("tools");
+  const tools = hostService(runtime.root, "tools");
   for (const schema of tools.schemas()) {
     if (!isStandIn(tools.get(schema.name))) registry.tools.set(schema.name, coreTool(tools, schema, owner));
   }
-  const commands = runtime.root.get("commands");
+  const commands = hostService(runtime.root, "commands");
   for (const descriptor of commands.list(undefined)) registry.commands.set(descriptor.name, coreCommand(commands, descriptor, owner, runtime.agent));
   registry.hostEvents = listenedEvents(fiber);
 }

@@ -65,12 +65,28 @@ export function hostListener(root, name, callback, prepend = false) {
   };
 }
 
+/** Nesting depth of the host's own service reads through the root (see `hostService`). */
+let hostReading = 0;
+
+/** Service `name` of the root, read by the host: not a read of the plugin's. */
+export function hostService(root, name) {
+  hostReading++;
+  try {
+    return root.get(name);
+  } finally {
+    hostReading--;
+  }
+}
+
 /**
  * Records which service each fiber reads through its contexts: Cordis asks
  * the `internal/get` waterfall for every service read that is not a plain
- * property of the context, declared or not.
+ * property of the context, declared or not. Reads through the root context
+ * (`ctx.root.get(name)`, `ctx.root[name]`) have no fiber of the plugin's:
+ * any the host did not make itself belong to the load generation running
+ * (`generation()`), whose plugin is the only one there is.
  */
-function watchServiceReads(root) {
+function watchServiceReads(root, generation) {
   // By fiber uid and its ancestors' (a fiber read through a context can be a tracking proxy,
   // and a child plugin's reads are its parent's too); names in first-read order.
   const reads = [];
@@ -81,18 +97,21 @@ function watchServiceReads(root) {
       chain.push(fiber.uid);
       fiber = fiber.parent?.fiber;
     }
+    if (chain.length === 0 && hostReading > 0) return;
+    const viaRoot = chain.length === 0 ? generation() : undefined;
     // Every service read passes here: a set keeps the check of a read seen before constant.
-    const key = `${chain.join(">")}:${String(name)}`;
+    const key = `${viaRoot === undefined ? chain.join(">") : `root@${viaRoot}`}:${String(name)}`;
     if (reads.length < 512 && !recorded.has(key)) {
       recorded.add(key);
-      reads.push({ chain, name: String(name) });
+      reads.push({ chain, viaRoot, name: String(name) });
     }
   };
   hostListener(root, "internal/get", (ctx, name, _error, next) => {
     record(ctx, name);
     return next();
   });
-  // `ctx.get(name)` reads the service store directly, past the waterfall: the same read.
+  // `ctx.get(name)` reads the service store directly, past the waterfall: the same read. So
+  // does every read through the root context, which has no runtime to run the waterfall.
   const get = root.reflect.get;
   Object.defineProperty(root.reflect, "get", {
     value(name, strict) {
@@ -106,7 +125,7 @@ function watchServiceReads(root) {
 /** The root's services and event bus, and their prototypes: host objects a plugin can patch. */
 function hostObjects(root) {
   const objects = [["events", root.events], ["registry", root.registry]];
-  for (const name of ["tools", "systemPrompt", "commands", "timer", "agents"]) objects.push([name, root.get(name)]);
+  for (const name of ["tools", "systemPrompt", "commands", "timer", "agents"]) objects.push([name, hostService(root, name)]);
   const all = [];
   for (const [name, object] of objects) {
     let level = object;
@@ -155,14 +174,17 @@ export function rootEffects(root) {
   return { hooks, fibers, methods: new Map(hostObjects(root).map(([name, object]) => [name, methodsOf(object)])) };
 }
 
-/** Starts the root and its services; resolves once every service is active. */
-export async function startRuntime() {
+/**
+ * Starts the root and its services; resolves once every service is active. `generation()`
+ * says which load generation is running.
+ */
+export async function startRuntime(generation) {
   const root = new Context();
   const services = [root.plugin(TimerService), root.plugin(SystemPrompt, {}), root.plugin(ToolRuntime, {}), root.plugin(CommandRuntime), root.plugin(EvalAgents)];
   for (const fiber of services) await fiber;
   const stuck = services.filter((fiber) => fiber.state !== FiberState.ACTIVE);
   if (stuck.length > 0) throw new Error(`DSH services did not start: ${stuck.map((fiber) => fiber.runtime?.name).join(", ")}`);
   registerBuiltins(root.get("tools"));
-  const reads = watchServiceReads(root);
+  const reads = watchServiceReads(root, generation);
   return { root, agent: root.get("agents").agent, baseline: rootEffects(root), reads };
 }

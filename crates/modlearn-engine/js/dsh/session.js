@@ -5,7 +5,7 @@
 // never satisfied stays PENDING without an error, as in DSH.
 
 import { FiberState, Service } from "../vendor/dsh.js";
-import { patchedMethods, rootEffects, startRuntime } from "./runtime.js";
+import { hostService, patchedMethods, rootEffects, startRuntime } from "./runtime.js";
 import { lettaModHint } from "../diagnostics.js";
 
 const STATE_NAMES = Object.fromEntries(Object.entries(FiberState).filter(([, value]) => typeof value === "number").map(([name, value]) => [value, name]));
@@ -31,7 +31,7 @@ export function pluginOf(namespace, path) {
 
 /** The runtime of this engine, started on the first load. */
 async function runtimeOf(host) {
-  host.dsh ??= await startRuntime();
+  host.dsh ??= await startRuntime(() => host.registry.generation);
   return host.dsh;
 }
 
@@ -70,7 +70,7 @@ export function pendingPlugins(host) {
   for (const [id, fiber] of host.dshFibers) {
     if (fiber.state !== FiberState.PENDING || fiber.uid === null) continue;
     const root = host.dsh.root;
-    const missing = Object.keys(fiber.inject ?? {}).filter((name) => root.get(name) === undefined);
+    const missing = Object.keys(fiber.inject ?? {}).filter((name) => hostService(root, name) === undefined);
     pending.push({ mod: id, plugin: String(fiber.runtime?.name ?? ""), state: STATE_NAMES[fiber.state], missing });
   }
   return pending;
@@ -127,8 +127,10 @@ export function serviceUse(host) {
   if (!fiber || !host.dsh || (fiber.state !== FiberState.ACTIVE && fiber.state !== FiberState.DISPOSED)) return null;
   const uid = host.dshUids.get(entry[0]);
   const used = [];
+  const generation = host.registry.generation;
   for (const read of host.dsh.reads) {
-    if (read.chain.includes(uid) && !used.includes(read.name)) used.push(read.name);
+    const its = read.viaRoot === undefined ? read.chain.includes(uid) : read.viaRoot === generation;
+    if (its && !used.includes(read.name)) used.push(read.name);
   }
   return { declared: Object.keys(fiber.inject ?? {}), used };
 }

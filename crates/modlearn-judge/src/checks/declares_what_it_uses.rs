@@ -21,7 +21,7 @@ pub(crate) fn judge(observation: &Observation) -> Judged {
     let mut problems = Vec::new();
     if !undeclared.is_empty() {
         let (it, _) = pronoun(&undeclared);
-        problems.push(format!("it reads {} without injecting {it} (Cordis throws `without inject`)", quoted(undeclared.clone())));
+        problems.push(format!("it reads {} without injecting {it} (Cordis throws `without inject`, unless the read goes around it through `ctx.get` or `ctx.root`)", quoted(undeclared.clone())));
     }
     if !unused.is_empty() {
         let (it, that) = pronoun(&unused);
@@ -57,7 +57,7 @@ mod tests {
         assert!(!passed);
         assert_eq!(
             message,
-            "it reads `systemPrompt` without injecting it (Cordis throws `without inject`); it injects `timer` but never reads it (it would sit PENDING wherever that is missing)"
+            "it reads `systemPrompt` without injecting it (Cordis throws `without inject`, unless the read goes around it through `ctx.get` or `ctx.root`); it injects `timer` but never reads it (it would sit PENDING wherever that is missing)"
         );
     }
 }
