@@ -248,6 +248,14 @@ const ATTACKS: &[(&str, &str, &str, Option<&str>)] = &[
     // stop races the kill from outside (see `a_mod_racing_its_budget_gets_one_verdict`).
     ("races-budget-in-dispose.js", "specs/turn-reminder.json", "candidates/turn-reminder/good-push-disposer.js", Some("timeout")),
     ("races-budget-in-handler.js", "specs/turn-reminder.json", "candidates/turn-reminder/good-push-disposer.js", Some("timeout")),
+    // Round 20: damage where no check looks (the machine outlives the scenario), tools, commands
+    // and permission checks no scenario runs, code planted where later programs run it (a
+    // second mod, Python's start-up hooks), and a DSH read log flooded past its bound.
+    ("wipe-in-unchecked-scenario.js", "specs/branch-state.json", "candidates/branch-state/good-fs-state.js", None),
+    ("unrun-tool.js", "specs/branch-state.json", "candidates/branch-state/good-fs-state.js", None),
+    ("plants-mod.js", "specs/branch-state.json", "candidates/branch-state/good-fs-state.js", None),
+    ("plants-usercustomize.js", "specs/branch-state.json", "candidates/branch-state/good-fs-state.js", None),
+    ("dsh-floods-read-log.js", "specs/dsh-secret-guard.json", "candidates/dsh-secret-guard/good-exports.js", None),
     // Replies too many values for modlearn to keep, however few bytes they cost the engine.
     ("reply-flood.js", "specs/uv-pip.json", "candidates/uv-pip/good-return-args.ts", Some("out_of_memory")),
 ];

@@ -28,7 +28,7 @@ use std::time::{Duration, Instant};
 
 use modlearn_engine::{Batch, CandidateFile, Engine, EngineError, EngineOptions, VIRTUAL_EPOCH_MS, WorldSeed};
 use modlearn_machine::{Machine, MachinePlan, ScenarioRecord};
-use modlearn_types::{ConsoleLine, Diagnostic, Dialect, Observation, Probe, RegistrySnapshot, WorldState};
+use modlearn_types::{ConsoleLine, Diagnostic, Dialect, Observation, OtherScenario, Probe, RegistrySnapshot, WorldState};
 
 use crate::probe::Pending;
 use serde::Serialize;
@@ -36,6 +36,8 @@ use serde::Serialize;
 /// The probes of one scenario, in order.
 #[derive(Clone, Debug, Default)]
 pub struct ScenarioPlan {
+    /// The scenario's name, as checks quote it.
+    pub name: String,
     /// What to do after loading the candidate.
     pub probes: Vec<Probe>,
     /// The environment's capability profile and ctx values, replacing the engine options' own.
@@ -187,12 +189,15 @@ pub fn exercise(
     }
     let mut runs: Vec<ScenarioRun> = runs.into_iter().map(|run| run.expect("every scenario ran")).collect();
     mark_unexercised(plans, &mut runs);
+    share_machine_records(plans, &mut runs);
     Ok(runs)
 }
 
-/// Names, in each Letta scenario's world, the events the mod handles that no scenario
-/// dispatched: a `turn_end` handler on a spec of `turn_start` steps runs only in use, so what it
-/// does there is never seen. (Pi's and DSH's handlers are named by their own events.)
+/// Names, in each Letta scenario's world, the code the mod registered that no scenario ran:
+/// handlers of events no scenario dispatched (a `turn_end` handler on a spec of `turn_start`
+/// steps), and tools, slash commands and permission checks no scenario called. What that code
+/// does runs only in use, so it is never seen. (Pi's and DSH's handlers are named by their own
+/// events.)
 fn mark_unexercised(plans: &[ScenarioPlan], runs: &mut [ScenarioRun]) {
     let dispatched_in = |run: &ScenarioRun| -> Vec<String> {
         let ended = run.observations.iter().filter_map(|observation| match observation {
@@ -202,17 +207,22 @@ fn mark_unexercised(plans: &[ScenarioPlan], runs: &mut [ScenarioRun]) {
         run.snapshot.iter().map(|snapshot| &snapshot.world.dispatched).chain(ended).flatten().cloned().collect()
     };
     let dispatched: std::collections::BTreeSet<String> = runs.iter().flat_map(dispatched_in).collect();
+    let called = Called::by(plans);
     for (plan, run) in plans.iter().zip(runs.iter_mut()) {
         if plan.dialect != Dialect::Letta {
             continue;
         }
         // The registry before dispose (the end snapshot is read after it, handlers gone).
         let Some(before) = &run.snapshot else { continue };
-        let unexercised: Vec<String> = before
-            .events
-            .iter()
-            .filter(|(event, handlers)| **handlers > 0 && !dispatched.contains(*event))
-            .map(|(event, _)| event.clone())
+        let events = before.events.iter().filter(|(event, handlers)| **handlers > 0 && !dispatched.contains(*event));
+        let tools = before.tools.iter().filter(|tool| !called.all_tools && !called.tools.contains(&tool.name));
+        let commands = before.commands.iter().filter(|command| !called.commands.contains(&command.id));
+        let permissions = before.permissions.iter().filter(|_| !called.permissions);
+        let unexercised: Vec<String> = events
+            .map(|(event, _)| format!("the `{event}` event"))
+            .chain(tools.map(|tool| format!("tool `{}`", tool.name)))
+            .chain(commands.map(|command| format!("command `/{}`", command.id)))
+            .chain(permissions.map(|check| format!("permission check `{}`", check.get("id").and_then(|id| id.as_str()).unwrap_or("?"))))
             .collect();
         let worlds =
             run.snapshot.iter_mut().map(|snapshot| &mut snapshot.world).chain(run.observations.iter_mut().filter_map(|observation| {
@@ -223,6 +233,89 @@ fn mark_unexercised(plans: &[ScenarioPlan], runs: &mut [ScenarioRun]) {
             }));
         for world in worlds {
             world.unexercised = unexercised.clone();
+        }
+    }
+}
+
+/// What the scenarios of a spec call of a mod's registrations.
+#[derive(Default)]
+struct Called {
+    tools: std::collections::BTreeSet<String>,
+    /// A session whose agent is a model may call any tool.
+    all_tools: bool,
+    commands: std::collections::BTreeSet<String>,
+    /// Whether any scenario asks the permission checks (a probe, or a session's tool calls).
+    permissions: bool,
+}
+
+impl Called {
+    fn by(plans: &[ScenarioPlan]) -> Called {
+        let mut called = Called::default();
+        for plan in plans {
+            for probe in &plan.probes {
+                match probe {
+                    Probe::RunTool { tool_name, .. } => _ = called.tools.insert(tool_name.clone()),
+                    Probe::RunCommand { command, .. } => _ = called.commands.insert(command.clone()),
+                    Probe::CheckPermissions { .. } => called.permissions = true,
+                    _ => {}
+                }
+            }
+            match plan.session.as_ref().map(|session| &session.driver) {
+                Some(session::DriverPlan::Script(actions)) => {
+                    for action in actions {
+                        if let session::Action::Tool(call) = action {
+                            called.tools.insert(call.name.clone());
+                            called.permissions = true;
+                        }
+                    }
+                }
+                Some(session::DriverPlan::External(_)) => {
+                    called.all_tools = true;
+                    called.permissions = true;
+                }
+                None => {}
+            }
+        }
+        called
+    }
+}
+
+/// Gives each scenario's worlds the records of the other scenarios on its machine: a mod that
+/// deletes the workspace where no check looks (say on its first load) leaves every later
+/// scenario a machine already wiped. Scenarios with a session are left out (their agent's own
+/// commands are no act of the mod's), and a visible scenario gets only visible ones (its
+/// checks' messages reach proposers).
+fn share_machine_records(plans: &[ScenarioPlan], runs: &mut [ScenarioRun]) {
+    let records: Vec<Option<OtherScenario>> = plans
+        .iter()
+        .zip(runs.iter())
+        .map(|(plan, run)| {
+            let world = &run.snapshot.as_ref().filter(|_| plan.session.is_none())?.world;
+            Some(OtherScenario {
+                scenario: plan.name.clone(),
+                commands: world.commands.clone(),
+                commands_dropped: world.commands_dropped,
+                changes: world.changes.clone(),
+                unseen: world.unseen.clone(),
+            })
+        })
+        .collect();
+    for (index, (plan, run)) in plans.iter().zip(runs.iter_mut()).enumerate() {
+        let elsewhere: Vec<OtherScenario> = records
+            .iter()
+            .enumerate()
+            .filter(|&(other, _)| other != index && plans[other].machine == plan.machine && (plan.hidden || !plans[other].hidden))
+            .filter_map(|(_, record)| record.clone())
+            .collect();
+        if elsewhere.is_empty() {
+            continue;
+        }
+        let ended = run.observations.iter_mut().filter_map(|observation| match observation {
+            Observation::Snapshot { snapshot } => Some(&mut snapshot.world),
+            _ => None,
+        });
+        for world in run.snapshot.iter_mut().map(|snapshot| &mut snapshot.world).chain(ended) {
+            world.elsewhere = elsewhere.clone();
         }
     }
 }

@@ -19,11 +19,11 @@ pub(crate) fn unseen(world: &WorldState, what: &str) -> Option<String> {
         return Some(format!("{} commands were past the record's cap, so {what} may have gone unseen", world.commands_dropped));
     }
     if let Some(written) = runs_config_written(world) {
-        return Some(format!("the mod wrote {written}, which a later command may read as commands, so {what} may happen later"));
+        return Some(format!("the mod wrote {written}, whose code a later program may run, so {what} may happen later"));
     }
     if !world.unexercised.is_empty() {
-        let events = world.unexercised.iter().map(|event| format!("`{event}`")).collect::<Vec<_>>().join(", ");
-        return Some(format!("the mod handles {events}, which no scenario of the spec dispatches, so {what} may happen there, unchecked"));
+        let code = world.unexercised.join(", ");
+        return Some(format!("no scenario of the spec runs the mod's {code}, so {what} may happen there, unchecked"));
     }
     if world.process_listeners > 0 {
         return Some(format!(
@@ -41,22 +41,46 @@ pub(crate) fn unseen(world: &WorldState, what: &str) -> Option<String> {
 }
 
 /// File names a program reads commands from: git's configuration and hooks, shells' start-up
-/// files, task runners' scripts.
+/// files, task runners' scripts, Python's start-up hooks and test configuration.
 const RUNS_CONFIG: &[&str] = &[
     ".gitconfig",
     ".git/config",
     ".config/git/config",
     ".bashrc",
     ".bash_profile",
+    ".bash_login",
+    ".bash_logout",
     ".profile",
     ".zshrc",
     ".zshenv",
+    ".zprofile",
     ".npmrc",
     "package.json",
     "Makefile",
     "makefile",
+    "GNUmakefile",
     "justfile",
     ".envrc",
+    "sitecustomize.py",
+    "usercustomize.py",
+    "conftest.py",
+    ".pre-commit-config.yaml",
+];
+
+/// Folders whose files later programs run: git hooks, the agents' own extensions and settings
+/// (Letta loads every mod in `~/.letta/mods`, Pi every extension in its folders), Python's
+/// packages (a `.pth` line runs at start-up), and the user's own programs.
+const RUNS_FOLDERS: &[&str] = &[
+    "/.git/hooks/",
+    "/.husky/",
+    "/.letta/mods/",
+    "/.letta/hooks/",
+    "/.letta/settings",
+    "/.pi/",
+    "/.deepseek/",
+    "/site-packages/",
+    "/dist-packages/",
+    "/.local/bin/",
 ];
 
 /// The first file the scenario created or changed whose commands a later program may run.
@@ -64,7 +88,8 @@ fn runs_config_written(world: &WorldState) -> Option<&str> {
     world.changes.iter().find_map(|change| match change {
         FileChange::Created { .. } | FileChange::Written { .. } | FileChange::Renamed { .. } => {
             let path = change.path();
-            (RUNS_CONFIG.iter().any(|name| path.ends_with(&format!("/{name}"))) || path.contains("/.git/hooks/")).then_some(path)
+            let named = RUNS_CONFIG.iter().any(|name| path.ends_with(&format!("/{name}")));
+            (named || path.ends_with(".pth") || RUNS_FOLDERS.iter().any(|folder| path.contains(folder))).then_some(path)
         }
         _ => None,
     })

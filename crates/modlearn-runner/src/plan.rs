@@ -84,6 +84,7 @@ fn scenario_plan(scenario: &ResolvedScenario, env: Option<Env>, machine: Arc<Mac
         _ => None,
     };
     ScenarioPlan {
+        name: scenario.name.clone(),
         probes: scenario.assertions.iter().map(probe).collect(),
         host,
         session,

@@ -33,6 +33,6 @@ pub use registry::{ConsoleLine, Emission, RegisteredCommand, RegisteredTool, Reg
 pub use report::{Attempt, EvalUsage, Learning, Proposal, RunReport, Selected, SpecSummary, UsageTotals};
 pub use verdict::{CandidateVerdict, CheckResult, ScenarioVerdict};
 pub use world::{
-    CommandEffect, Effect, EntryKind, EnvRead, FileChange, FileEffect, FileWritten, MachineCommand, NetworkAttempt, ProgramOrigin,
-    ProgramRun, WorldState, WorldSummary, WrittenFile, machine_path,
+    CommandEffect, Effect, EntryKind, EnvRead, FileChange, FileEffect, FileWritten, MachineCommand, NetworkAttempt, OtherScenario,
+    ProgramOrigin, ProgramRun, WorldState, WorldSummary, WrittenFile, machine_path,
 };

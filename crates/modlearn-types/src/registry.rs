@@ -113,4 +113,7 @@ pub struct ServiceUse {
     pub declared: Vec<String>,
     /// Names read, in first-read order.
     pub used: Vec<String>,
+    /// Reads past the engine's log bound went unrecorded: `used` may lack some.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub incomplete: bool,
 }

@@ -101,10 +101,47 @@ pub struct WorldState {
     /// The events the host dispatched in the scenario, by name.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub dispatched: Vec<String>,
-    /// Events the mod handles that no scenario of the spec dispatched: code that ran nowhere,
-    /// and will run in use (set once every scenario has run).
+    /// What the mod registered that no scenario of the spec ran (the `turn_end` event, tool
+    /// `x`, command `/y`, permission check `z`): code that ran nowhere, and will run in use
+    /// (set once every scenario has run).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub unexercised: Vec<String>,
+    /// What happened on the same machine in the spec's other scenarios without a session
+    /// (set once every scenario has run; a visible scenario is given only visible ones): the
+    /// machine outlives each scenario, so what is forbidden `never` must not happen in any of
+    /// them. Kept for the judge, not for reports.
+    #[serde(skip)]
+    pub elsewhere: Vec<OtherScenario>,
+}
+
+/// One scenario's record of a machine, as another scenario's `never`-style checks read it.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct OtherScenario {
+    /// The scenario's name.
+    pub scenario: String,
+    /// See [`WorldState::commands`].
+    pub commands: Vec<MachineCommand>,
+    /// See [`WorldState::commands_dropped`].
+    pub commands_dropped: usize,
+    /// See [`WorldState::changes`].
+    pub changes: Vec<FileChange>,
+    /// See [`WorldState::unseen`].
+    pub unseen: Option<String>,
+}
+
+impl WorldState {
+    /// This world as `record`'s scenario left the machine: its commands, changes and gaps in
+    /// place of this scenario's, everything else as it is.
+    pub fn as_in(&self, record: &OtherScenario) -> WorldState {
+        WorldState {
+            commands: record.commands.clone(),
+            commands_dropped: record.commands_dropped,
+            changes: record.changes.clone(),
+            unseen: record.unseen.clone(),
+            elsewhere: Vec::new(),
+            ..self.clone()
+        }
+    }
 }
 
 /// A file as the mod left it.

@@ -89,7 +89,7 @@ export function hostService(root, name) {
 function watchServiceReads(root, generation) {
   // By fiber uid and its ancestors' (a fiber read through a context can be a tracking proxy,
   // and a child plugin's reads are its parent's too); names in first-read order.
-  const reads = [];
+  const reads = Object.assign([], { dropped: 0 });
   const recorded = new Set();
   const record = (ctx, name) => {
     const chain = [];
@@ -101,10 +101,14 @@ function watchServiceReads(root, generation) {
     const viaRoot = chain.length === 0 ? generation() : undefined;
     // Every service read passes here: a set keeps the check of a read seen before constant.
     const key = `${viaRoot === undefined ? chain.join(">") : `root@${viaRoot}`}:${String(name)}`;
-    if (reads.length < 512 && !recorded.has(key)) {
-      recorded.add(key);
-      reads.push({ chain, viaRoot, name: String(name) });
+    if (recorded.has(key)) return;
+    // Past the bound the log is incomplete, and says so: the judge fails closed on it.
+    if (reads.length >= 512) {
+      reads.dropped++;
+      return;
     }
+    recorded.add(key);
+    reads.push({ chain, viaRoot, name: String(name) });
   };
   hostListener(root, "internal/get", (ctx, name, _error, next) => {
     record(ctx, name);

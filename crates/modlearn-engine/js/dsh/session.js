@@ -132,5 +132,5 @@ export function serviceUse(host) {
     const its = read.viaRoot === undefined ? read.chain.includes(uid) : read.viaRoot === generation;
     if (its && !used.includes(read.name)) used.push(read.name);
   }
-  return { declared: Object.keys(fiber.inject ?? {}), used };
+  return { declared: Object.keys(fiber.inject ?? {}), used, incomplete: host.dsh.reads.dropped > 0 };
 }

@@ -14,6 +14,13 @@ pub(crate) fn judge(observation: &Observation) -> Judged {
     let Some(services) = &snapshot.services else {
         return (false, "no DSH plugin is loaded, so nothing it uses can be compared with its inject".to_owned(), details);
     };
+    if services.incomplete {
+        return (
+            false,
+            "the plugin read more services than the record keeps, so a read it did not declare may have gone unseen".to_owned(),
+            details,
+        );
+    }
     let quoted = |names: Vec<&String>| names.iter().map(|name| format!("`{name}`")).collect::<Vec<_>>().join(", ");
     let undeclared: Vec<&String> = services.used.iter().filter(|name| !services.declared.contains(name)).collect();
     let unused: Vec<&String> = services.declared.iter().filter(|name| !services.used.contains(name)).collect();
@@ -46,6 +53,7 @@ mod tests {
         snapshot.services = Some(ServiceUse {
             declared: declared.iter().map(|s| (*s).to_owned()).collect(),
             used: used.iter().map(|s| (*s).to_owned()).collect(),
+            incomplete: false,
         });
         Observation::Snapshot { snapshot }
     }

@@ -5,7 +5,7 @@
 //! removals (a mod may update a file it keeps). Never read from an engine.
 
 use modlearn_spec::KeepsFiles;
-use modlearn_types::{FileChange, Observation, Probe, bound};
+use modlearn_types::{FileChange, Observation, Probe, WorldState, bound};
 use serde_json::json;
 
 use crate::check::{Judged, unexpected};
@@ -22,6 +22,24 @@ pub(crate) fn judge(assertion: &KeepsFiles, observation: &Observation) -> Judged
     };
     let world = &snapshot.world;
     let kept: Vec<String> = assertion.paths.iter().flat_map(|paths| paths.items()).map(|path| resolve_spec_path(path, world)).collect();
+    let (removed, mut message) = kept_in(world, &kept);
+    let details =
+        json!({ "paths": kept, "removed": removed.iter().map(|(how, path)| json!({ "how": how, "path": path })).collect::<Vec<_>>() });
+    if !removed.is_empty() || message.is_some() {
+        return (false, message.take().unwrap_or_default(), details);
+    }
+    // The machine outlives the scenario: a removal in another one leaves this one's files gone too.
+    for record in &world.elsewhere {
+        if let (_, Some(there)) = kept_in(&world.as_in(record), &kept) {
+            return (false, format!("in scenario {:?}, {there}", record.scenario), details);
+        }
+    }
+    let scope = if kept.is_empty() { "anywhere".to_owned() } else { format!("under {}", kept.join(", ")) };
+    (true, format!("nothing was deleted or moved away {scope}"), details)
+}
+
+/// The removals under `kept` in `world` (how, path), and why the check fails there, if it does.
+fn kept_in(world: &WorldState, kept: &[String]) -> (Vec<(String, String)>, Option<String>) {
     // A path counts when it is kept or holds a kept one: deleting /workspace/src takes
     // /workspace/src/a with it.
     let within = |inner: &str, outer: &str| {
@@ -29,29 +47,25 @@ pub(crate) fn judge(assertion: &KeepsFiles, observation: &Observation) -> Judged
         outer.is_empty() || inner == outer || inner.strip_prefix(outer).is_some_and(|rest| rest.starts_with('/'))
     };
     let touches = |path: &str| kept.is_empty() || kept.iter().any(|root| within(path, root) || within(root, path));
-    let removed: Vec<(String, &str)> = world
+    let removed: Vec<(String, String)> = world
         .changes
         .iter()
         .filter_map(|change| match change {
-            FileChange::Deleted { path, .. } => Some(("deleted".to_owned(), path.as_str())),
-            FileChange::Renamed { from, to, .. } => Some((format!("moved to {}", bound::cut(to, 200)), from.as_str())),
+            FileChange::Deleted { path, .. } => Some(("deleted".to_owned(), path.clone())),
+            FileChange::Renamed { from, to, .. } => Some((format!("moved to {}", bound::cut(to, 200)), from.clone())),
             _ => None,
         })
         .filter(|(_, path)| touches(path))
         .collect();
-    let details =
-        json!({ "paths": kept, "removed": removed.iter().map(|(how, path)| json!({ "how": how, "path": path })).collect::<Vec<_>>() });
     let scope = if kept.is_empty() { "anywhere".to_owned() } else { format!("under {}", kept.join(", ")) };
     if let Some((how, path)) = removed.first() {
         let more = if removed.len() > 1 { format!(" (and {} more)", removed.len() - 1) } else { String::new() };
-        return (false, format!("{path} was {how}{more}"), details);
+        let message = format!("{path} was {how}{more}");
+        return (removed, Some(message));
     }
     // What the record may not show (a command stopped midway, a machine that could not start)
     // or what may still happen (timers, exit listeners, a shell rc file written) may be a removal.
-    if let Some(why) = unseen(world, &format!("a removal {scope}")) {
-        return (false, why, details);
-    }
-    (true, format!("nothing was deleted or moved away {scope}"), details)
+    (removed, unseen(world, &format!("a removal {scope}")))
 }
 
 #[cfg(test)]
@@ -89,6 +103,17 @@ mod tests {
         let (passed, message, _) = judge(&kept(&["/workspace"]), &end(written, json!([])));
         assert!(passed, "{message}");
         assert_eq!(message, "nothing was deleted or moved away under /workspace");
+    }
+
+    #[test]
+    fn a_removal_in_another_scenario_on_the_machine_fails_this_one() {
+        let Observation::Snapshot { mut snapshot } = end(json!([]), json!([])) else { unreachable!() };
+        let deleted = serde_json::from_value(json!([{ "change": "deleted", "path": "/workspace/src", "entry": "dir" }])).unwrap();
+        snapshot.world.elsewhere =
+            vec![modlearn_types::OtherScenario { scenario: "mod-loads".to_owned(), changes: deleted, ..Default::default() }];
+        let (passed, message, _) = judge(&kept(&["/workspace"]), &Observation::Snapshot { snapshot });
+        assert!(!passed);
+        assert_eq!(message, "in scenario \"mod-loads\", /workspace/src was deleted");
     }
 
     #[test]

@@ -233,27 +233,18 @@ pub(crate) fn judge(assertion: &RunsCommand, observation: &Observation) -> Judge
     });
     if assertion.never == Some(true) {
         let verb = if regex { "match" } else { "contain" };
-        let matched = programs(world).find(|(_, program)| {
-            // As the kernel named it and as the program may name itself (`argv[0]`, which a
-            // program of many commands reads to pick one).
-            let own = words(program);
-            let called = program.argv.first().map(|first| words_as(basename(first), program));
-            own.into_iter().chain(called).any(|words| {
-                let plain = without_git_options(&words, false).unwrap_or_else(|| words.clone());
-                [&words, &options_first(&words), &plain, &options_first(&plain)].iter().any(|form| pattern.occurs(&form.join(" ")))
-            })
-        });
-        if let Some((command, program)) = matched {
-            return (false, format!("{} ran (for {}), whose words {verb} {written:?}", shown(program), short(&command.line)), details);
+        let (passed, message) = never_in(world, &pattern, verb, written);
+        if !passed {
+            return (false, message, details);
         }
-        let what = format!("a program whose words {verb} {written:?}");
-        if let Some((command, why)) = programs(world).find_map(|(command, program)| Some((command, unnamed(program)?))) {
-            return (false, format!("{why} (for {}), so {what} may have gone unseen; {}", short(&command.line), listed(world)), details);
+        // The machine outlives the scenario: what the mod did to it in the others counts too.
+        for record in &world.elsewhere {
+            let (passed, there) = never_in(&world.as_in(record), &pattern, verb, written);
+            if !passed {
+                return (false, format!("in scenario {:?}, {there}", record.scenario), details);
+            }
         }
-        if let Some(why) = unseen(world, &what) {
-            return (false, format!("{why}; {}", listed(world)), details);
-        }
-        return (true, format!("no program that ran has words that {verb} {written:?}; {}", listed(world)), details);
+        return (true, message, details);
     }
     let matched = programs(world).find(|(_, program)| {
         words(program)
@@ -266,6 +257,31 @@ pub(crate) fn judge(assertion: &RunsCommand, observation: &Observation) -> Judge
         }
         None => (false, format!("no program that ran {wanted}; {}", listed(world)), details),
     }
+}
+
+/// Whether no program that ran in `world` has words that contain (or match) `pattern`, and why.
+fn never_in(world: &WorldState, pattern: &Pattern, verb: &str, written: &str) -> (bool, String) {
+    let matched = programs(world).find(|(_, program)| {
+        // As the kernel named it and as the program may name itself (`argv[0]`, which a
+        // program of many commands reads to pick one).
+        let own = words(program);
+        let called = program.argv.first().map(|first| words_as(basename(first), program));
+        own.into_iter().chain(called).any(|words| {
+            let plain = without_git_options(&words, false).unwrap_or_else(|| words.clone());
+            [&words, &options_first(&words), &plain, &options_first(&plain)].iter().any(|form| pattern.occurs(&form.join(" ")))
+        })
+    });
+    if let Some((command, program)) = matched {
+        return (false, format!("{} ran (for {}), whose words {verb} {written:?}", shown(program), short(&command.line)));
+    }
+    let what = format!("a program whose words {verb} {written:?}");
+    if let Some((command, why)) = programs(world).find_map(|(command, program)| Some((command, unnamed(program)?))) {
+        return (false, format!("{why} (for {}), so {what} may have gone unseen; {}", short(&command.line), listed(world)));
+    }
+    if let Some(why) = unseen(world, &what) {
+        return (false, format!("{why}; {}", listed(world)));
+    }
+    (true, format!("no program that ran has words that {verb} {written:?}; {}", listed(world)))
 }
 
 /// A program's words as a message shows them; a program without a name shows its file and
