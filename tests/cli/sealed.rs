@@ -256,6 +256,12 @@ const ATTACKS: &[(&str, &str, &str, Option<&str>)] = &[
     ("plants-mod.js", "specs/branch-state.json", "candidates/branch-state/good-fs-state.js", None),
     ("plants-usercustomize.js", "specs/branch-state.json", "candidates/branch-state/good-fs-state.js", None),
     ("dsh-floods-read-log.js", "specs/dsh-secret-guard.json", "candidates/dsh-secret-guard/good-exports.js", None),
+    // Handles a mod leaves open (file watchers, a readline on stdin, channel subscribers), and a
+    // watcher whose callback the machine never calls.
+    ("leaves-file-watchers.js", "specs/turn-reminder.json", "candidates/turn-reminder/good-push-disposer.js", None),
+    ("leaves-readline-on-stdin.js", "specs/turn-reminder.json", "candidates/turn-reminder/good-push-disposer.js", None),
+    ("leaves-channel-subscriber.js", "specs/turn-reminder.json", "candidates/turn-reminder/good-push-disposer.js", None),
+    ("watch-runs-later.js", "specs/branch-state.json", "candidates/branch-state/good-fs-state.js", None),
     // Replies too many values for modlearn to keep, however few bytes they cost the engine.
     ("reply-flood.js", "specs/uv-pip.json", "candidates/uv-pip/good-return-args.ts", Some("out_of_memory")),
 ];

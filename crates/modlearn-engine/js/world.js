@@ -34,6 +34,8 @@ export const world = {
   effectsDropped: 0,
   /** The events the host dispatched in this scenario, by name. */
   dispatched: new Set(),
+  /** Files the mod watched in this scenario (`fs.watch`, `fs.watchFile`): the machine never calls their callbacks. */
+  watched: 0,
 };
 
 /** Notes that the host dispatched event `name` (to whatever handles it). */
@@ -95,6 +97,7 @@ export function keepWorldForReload() {
 export function seedWorld(seed = {}) {
   world.effects = [];
   world.dispatched = new Set();
+  world.watched = 0;
   world.effectsDropped = 0;
   world.cwd = normalizeAbsolute(seed.cwd ?? "/workspace");
   // What Letta's process has set for a mod on a clean machine; the seed adds and overrides.
@@ -141,8 +144,32 @@ export function machineChanges() {
   return changes;
 }
 
-/** Work a mod leaves to run later that the host cannot see into; counted for the snapshot. */
-export const deferred = { listeners: () => [] };
+/**
+ * Handles a mod holds open on the platform (a file watcher, a channel subscription, a readline
+ * on stdin): code the host process runs when something comes, until the mod closes them.
+ */
+const handles = new Set();
+
+/** Holds a handle on `target` for `what` for the mod running; returns what releases it. */
+export function holdHandle(target, what) {
+  const entry = { target, event: String(what), owner: clock.currentOwner() };
+  handles.add(entry);
+  return () => handles.delete(entry);
+}
+
+/**
+ * Work a mod leaves to run later that the host cannot see into, counted for the snapshot:
+ * listeners on `process` and its streams (node/process.js fills them in), and open handles.
+ */
+export const deferred = {
+  processListeners: () => [],
+  listeners() {
+    const held = [...handles]
+      .filter((entry) => entry.owner)
+      .map(({ target, event, owner }) => ({ target, event, mod: owner.id, generation: owner.generation }));
+    return [...this.processListeners(), ...held];
+  },
+};
 
 /** The engine's part of the world in the snapshot: the process's state and the log. */
 export function worldSnapshot() {
@@ -154,5 +181,6 @@ export function worldSnapshot() {
     timersPending: clock.timers.size,
     processListeners: deferred.listeners().length,
     dispatched: [...world.dispatched].sort(),
+    filesWatched: world.watched,
   };
 }

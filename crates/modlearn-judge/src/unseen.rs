@@ -25,9 +25,15 @@ pub(crate) fn unseen(world: &WorldState, what: &str) -> Option<String> {
         let code = world.unexercised.join(", ");
         return Some(format!("no scenario of the spec runs the mod's {code}, so {what} may happen there, unchecked"));
     }
+    if world.files_watched > 0 {
+        return Some(format!(
+            "the mod watched {} file(s) (`fs.watch`, `fs.watchFile`), whose callbacks run when a file changes and the machine never calls, so {what} may happen there, unchecked",
+            world.files_watched
+        ));
+    }
     if world.process_listeners > 0 {
         return Some(format!(
-            "the mod left {} listener(s) on `process` or its streams (exit, signals, stdin, uncaught errors), which run when the host meets the event and cannot be checked",
+            "the mod left {} listener(s) on `process` or its streams (exit, signals, stdin, uncaught errors) or open handles (file watchers, channel subscribers), which run when the host meets the event and cannot be checked",
             world.process_listeners
         ));
     }

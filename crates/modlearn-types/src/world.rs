@@ -98,6 +98,10 @@ pub struct WorldState {
     /// which run when the host process meets the event, after anything a scenario shows.
     #[serde(default)]
     pub process_listeners: usize,
+    /// Files the mod watched in the scenario (`fs.watch`, `fs.watchFile`): the machine never
+    /// calls a watcher back, so what its callback does is never seen.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub files_watched: usize,
     /// The events the host dispatched in the scenario, by name.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub dispatched: Vec<String>,

@@ -3,6 +3,10 @@
 // does not stop the others, and its error is thrown again on the next tick (an uncaught error of the mod's), as Node does.
 
 import { callMod, queueHostTask, watchCollection } from "../platform.js";
+import { holdHandle } from "../world.js";
+
+/** What lets each subscriber's handle go, by subscriber (one per subscription). */
+const releases = new WeakMap();
 
 function invalidArg(name, expected, value) {
   const error = new TypeError(`The "${name}" argument must be ${expected}. Received ${value === null ? "null" : `type ${typeof value}`}`);
@@ -34,12 +38,15 @@ export class Channel {
   subscribe(subscription) {
     checkFunction(subscription, "subscription");
     this._subscribers = [...this._subscribers, subscription];
+    // A subscriber is code that runs on every publish, until it is unsubscribed.
+    releases.set(subscription, [...(releases.get(subscription) ?? []), holdHandle("diagnostics_channel", this.name)]);
   }
 
   unsubscribe(subscription) {
     const index = this._subscribers.indexOf(subscription);
     if (index === -1) return false;
     this._subscribers = this._subscribers.filter((_, i) => i !== index);
+    releases.get(subscription)?.pop()?.();
     return true;
   }
 

@@ -8,7 +8,7 @@ import { fileStreams } from "./fs-streams.js";
 import { fileDescriptors, openFlags } from "./fs-descriptors.js";
 import { callMod, queueHostTask, randomUint32, settleAsIo } from "../platform.js";
 import { machineCall } from "../machine.js";
-import { kernelPath, recordEffect } from "../world.js";
+import { holdHandle, kernelPath, recordEffect, world } from "../world.js";
 
 /** errno values and their texts, as Node (libuv) words them. */
 const ERRORS = {
@@ -444,12 +444,48 @@ export function truncateSync(path, length = 0) {
   machineFs({ op: "truncate", path: absolute, length: Math.max(0, Number(length) || 0) }, shown);
 }
 
-export function watch() {
-  return { close() {}, on() { return this; }, ref() { return this; }, unref() { return this; } };
+/**
+ * A watcher of `filename`. The machine reports no changes to it, but the watcher is code ready
+ * to run when one comes, held until `close()`: a mod that leaves it open has not cleaned up.
+ */
+export function watch(filename) {
+  world.watched++;
+  const release = holdHandle("fs.watch", filename);
+  const watcher = {
+    close() {
+      release();
+    },
+    ref: () => watcher,
+    unref: () => watcher,
+  };
+  for (const method of ["on", "once", "addListener", "prependListener", "off", "removeListener", "removeAllListeners"]) {
+    watcher[method] = () => watcher;
+  }
+  return watcher;
 }
 
-export function watchFile() {}
-export function unwatchFile() {}
+/** `fs.watchFile` pollers by file name: each listener held until `unwatchFile` lets it go. */
+const pollers = new Map();
+
+export function watchFile(filename, options, listener) {
+  const key = String(filename);
+  const callback = typeof options === "function" ? options : listener;
+  world.watched++;
+  const list = pollers.get(key) ?? [];
+  list.push({ callback, release: holdHandle("fs.watchFile", key) });
+  pollers.set(key, list);
+  return { ref() { return this; }, unref() { return this; } };
+}
+
+export function unwatchFile(filename, listener) {
+  const key = String(filename);
+  const list = pollers.get(key) ?? [];
+  for (const entry of list.filter((entry) => listener === undefined || entry.callback === listener)) {
+    entry.release();
+    list.splice(list.indexOf(entry), 1);
+  }
+  if (list.length === 0) pollers.delete(key);
+}
 
 export const constants = Object.freeze({
   F_OK: 0, R_OK: 4, W_OK: 2, X_OK: 1, COPYFILE_EXCL: 1, COPYFILE_FICLONE: 2, COPYFILE_FICLONE_FORCE: 4,

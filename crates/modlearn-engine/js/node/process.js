@@ -18,7 +18,7 @@ const listeners = new Map();
 let maxListeners = 10;
 watchSetting("process.getMaxListeners()", () => maxListeners);
 
-deferred.listeners = () =>
+deferred.processListeners = () =>
   [...listeners].flatMap(([key, list]) => {
     const [target, event] = JSON.parse(key);
     return list.filter((entry) => entry.owner).map((entry) => ({ target, event, mod: entry.owner.id, generation: entry.owner.generation }));

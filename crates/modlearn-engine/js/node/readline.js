@@ -8,6 +8,7 @@ import { EventEmitter } from "./events.js";
 import { StringDecoder } from "./string_decoder.js";
 import { process } from "./process.js";
 import { callMod, queueHostTask } from "../platform.js";
+import { holdHandle } from "../world.js";
 
 const LINE_ENDING = /\r?\n|\r(?!\n)/g;
 
@@ -43,6 +44,8 @@ export class Interface extends EventEmitter {
   #questionCallback = null;
   #lineQueue = null;
   #listeners = null;
+  #holdsStdin = null;
+  #endedByMachine = false;
 
   constructor(input, output, completer, terminal) {
     super();
@@ -69,8 +72,14 @@ export class Interface extends EventEmitter {
     }
     const source = this.input;
     if (source === process.stdin) {
-      // The virtual machine's stdin holds nothing: it ends at once.
-      queueHostTask(() => this.#onEnd(), "io");
+      // The virtual machine's stdin holds nothing: it ends at once. The host's does not, so the
+      // interface is held open (reading the host's stdin) until the mod closes it.
+      this.#holdsStdin = holdHandle("readline", "process.stdin");
+      queueHostTask(() => {
+        this.#endedByMachine = true;
+        this.#onEnd();
+        this.#endedByMachine = false;
+      }, "io");
       return;
     }
     if (source && typeof source.on === "function") {
@@ -153,6 +162,10 @@ export class Interface extends EventEmitter {
   }
 
   close() {
+    if (!this.#endedByMachine) {
+      this.#holdsStdin?.();
+      this.#holdsStdin = null;
+    }
     if (this._closed) return;
     this.pause();
     this._closed = true;

@@ -50,7 +50,7 @@ test("the log keeps reads, environment reads and network attempts", async () => 
   await fetch("https://api.example.com/x").catch(() => {});
   const kinds = world.effects.map((e) => `${e.kind}:${e.name ?? e.path ?? e.target}`);
   assertEqual(kinds, ["env_read:API_MODE", "env_read:MISSING", "network:https://api.example.com/x"]);
-  assertEqual(Object.keys(worldSnapshot()).sort(), ["cwd", "dispatched", "effects", "effectsDropped", "home", "processListeners", "timersPending"]);
+  assertEqual(Object.keys(worldSnapshot()).sort(), ["cwd", "dispatched", "effects", "effectsDropped", "filesWatched", "home", "processListeners", "timersPending"]);
 });
 
 test("process is the machine's user's", () => {
@@ -172,4 +172,16 @@ test("util, assert, events, crypto basics", () => {
   assertEqual(crypto.createHash("sha256").update("abc").digest("hex"), "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
   assertEqual(crypto.createHmac("sha1", "key").update("data").digest("base64"), "EEFSxb/coHvGM+69RhmfAlXJ9J0=");
   assert(crypto.timingSafeEqual(Buffer.from("ab"), Buffer.from("ab")));
+});
+
+test("a watched file is counted for the scenario, and each watcher can be closed", () => {
+  seedWorld({});
+  const watcher = fs.watch("/workspace", () => {});
+  fs.watchFile("/workspace/package.json", () => {});
+  assertEqual(worldSnapshot().filesWatched, 2);
+  assertEqual(watcher.on("change", () => {}), watcher);
+  watcher.close();
+  fs.unwatchFile("/workspace/package.json");
+  seedWorld({});
+  assertEqual(worldSnapshot().filesWatched, 0);
 });

@@ -114,27 +114,43 @@ fn subscription_leaks(subscriptions: &[Subscription], dialect: Dialect) -> Optio
 }
 
 /// `2 listeners on process still attached (`SIGINT`, `process.stdin` `data`)`: the host process
-/// calls them when the event comes, long after the mod is gone.
-fn listener_leaks(listeners: &[ProcessListener]) -> Option<String> {
-    if listeners.is_empty() {
-        return None;
-    }
-    let mut events: Vec<String> = Vec::new();
-    for listener in listeners {
-        let event = if listener.target == "process" {
-            format!("`{}`", listener.event)
-        } else {
-            format!("`{}` `{}`", listener.target, listener.event)
-        };
-        if !events.contains(&event) {
-            events.push(event);
+/// calls them when the event comes, long after the mod is gone. Handles the mod holds open on
+/// the platform (a file watcher, a channel subscriber, a readline on stdin) are told apart.
+fn listener_leaks(listeners: &[ProcessListener]) -> Vec<String> {
+    let (on_process, handles): (Vec<&ProcessListener>, Vec<&ProcessListener>) =
+        listeners.iter().partition(|listener| listener.target == "process" || listener.target.starts_with("process."));
+    let named = |listeners: &[&ProcessListener], name: fn(&ProcessListener) -> String| {
+        let mut names: Vec<String> = Vec::new();
+        for listener in listeners {
+            let event = name(listener);
+            if !names.contains(&event) {
+                names.push(event);
+            }
         }
+        names.join(", ")
+    };
+    let mut leaks = Vec::new();
+    if !on_process.is_empty() {
+        let events = named(&on_process, |listener| {
+            if listener.target == "process" {
+                format!("`{}`", listener.event)
+            } else {
+                format!("`{}` `{}`", listener.target, listener.event)
+            }
+        });
+        leaks.push(format!(
+            "{} on process or its streams still attached ({events}): remove each in the disposer (`process.off(event, listener)`)",
+            count(on_process.len(), "listener"),
+        ));
     }
-    Some(format!(
-        "{} on process or its streams still attached ({}): remove each in the disposer (`process.off(event, listener)`)",
-        count(listeners.len(), "listener"),
-        events.join(", ")
-    ))
+    if !handles.is_empty() {
+        let held = named(&handles, |handle| format!("`{}` on `{}`", handle.target, handle.event));
+        leaks.push(format!(
+            "{} still open ({held}): close each in the disposer (`watcher.close()`, `fs.unwatchFile`, `channel.unsubscribe`, `rl.close()`)",
+            count(handles.len(), "handle"),
+        ));
+    }
+    leaks
 }
 
 /// `1 interval (every 1000 ms) still scheduled`, grouped by kind and period.
