@@ -1,9 +1,7 @@
 //! Executable assertions: checks run against a freshly loaded candidate without any model.
 
-use std::fmt;
-
 use schemars::{JsonSchema, Schema, SchemaGenerator, json_schema};
-use serde::de::{self, DeserializeOwned, SeqAccess, Visitor};
+use serde::de::{self, DeserializeOwned};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::{Map, Value};
 
@@ -271,7 +269,7 @@ pub struct AsksApproval {
     /// Its arguments.
     pub args: Map<String, Value>,
     /// Substrings the reason (or the dialog's text) must all contain.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, deserialize_with = "written_text", skip_serializing_if = "Option::is_none")]
     pub reason_contains: Option<StringOrList>,
 }
 
@@ -314,14 +312,14 @@ pub struct PostExecuteDecides {
     /// The decision expected.
     pub decision: PostExecuteDecision,
     /// Substrings the text the model sees must all contain.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, deserialize_with = "written_text", skip_serializing_if = "Option::is_none")]
     pub contains: Option<StringOrList>,
     /// Substrings the text the model sees must not contain.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, deserialize_with = "written_text", skip_serializing_if = "Option::is_none")]
     pub not_contains: Option<StringOrList>,
     /// Substrings the messages added for the next step (DSH's `additionalContexts`) must all
     /// contain, together.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, deserialize_with = "written_text", skip_serializing_if = "Option::is_none")]
     pub context_contains: Option<StringOrList>,
 }
 
@@ -382,10 +380,10 @@ pub struct TurnStartInjectsMessage {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub role: Option<String>,
     /// Substrings the appended messages' text must all contain.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, deserialize_with = "written_text", skip_serializing_if = "Option::is_none")]
     pub contains: Option<StringOrList>,
     /// Substrings the appended messages' text must not contain.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, deserialize_with = "written_text", skip_serializing_if = "Option::is_none")]
     pub not_contains: Option<StringOrList>,
     /// The turn's input items; one user message "Install a Python package." when unset.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -429,7 +427,7 @@ pub struct ToolStartBlocks {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub status: Option<ToolStatus>,
     /// Substrings the synthesized result's output must all contain.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, deserialize_with = "written_text", skip_serializing_if = "Option::is_none")]
     pub contains: Option<StringOrList>,
 }
 
@@ -450,10 +448,10 @@ pub struct ToolEndRewritesResult {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub expect_status: Option<ToolStatus>,
     /// Substrings the replacement output must all contain.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, deserialize_with = "written_text", skip_serializing_if = "Option::is_none")]
     pub contains: Option<StringOrList>,
     /// Substrings the replacement output must not contain.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, deserialize_with = "written_text", skip_serializing_if = "Option::is_none")]
     pub not_contains: Option<StringOrList>,
 }
 
@@ -466,7 +464,7 @@ pub struct TurnStartCancels {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub input: Option<Vec<Value>>,
     /// Substrings the cancel reason must all contain.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, deserialize_with = "written_text", skip_serializing_if = "Option::is_none")]
     pub reason_contains: Option<StringOrList>,
 }
 
@@ -482,7 +480,7 @@ pub struct TurnEndContinues {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub assistant_message: Option<String>,
     /// Substrings the follow-up message must all contain.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, deserialize_with = "written_text", skip_serializing_if = "Option::is_none")]
     pub contains: Option<StringOrList>,
 }
 
@@ -523,10 +521,10 @@ pub struct ToolRunReturns {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub equals: Option<String>,
     /// Substrings the output text must all contain.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, deserialize_with = "written_text", skip_serializing_if = "Option::is_none")]
     pub contains: Option<StringOrList>,
     /// Substrings the output text must not contain.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, deserialize_with = "written_text", skip_serializing_if = "Option::is_none")]
     pub not_contains: Option<StringOrList>,
 }
 
@@ -572,7 +570,7 @@ pub struct CommandRuns {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub result_type: Option<CommandResultType>,
     /// Substrings the result's text must all contain.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, deserialize_with = "written_text", skip_serializing_if = "Option::is_none")]
     pub contains: Option<StringOrList>,
 }
 
@@ -585,10 +583,10 @@ pub struct WritesFile {
     /// directory; `.` and `..` are resolved as the virtual `node:fs` resolves them.
     pub path: String,
     /// Substrings the file's final text must all contain.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, deserialize_with = "written_text", skip_serializing_if = "Option::is_none")]
     pub contains: Option<StringOrList>,
     /// Substrings the file's final text must not contain.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, deserialize_with = "written_text", skip_serializing_if = "Option::is_none")]
     pub not_contains: Option<StringOrList>,
 }
 
@@ -744,6 +742,15 @@ pub enum StringOrList {
     One(String),
     /// A list of strings.
     Many(Vec<String>),
+    /// Anything else, read as Letta's harness reads it: a value that is not a list is a list of
+    /// one, and `text.includes(item)` searches for each item's JavaScript text (`42` for 42,
+    /// `null` for null, `[object Object]` for an object).
+    Text {
+        /// The value as written.
+        written: serde_json::Value,
+        /// What is searched for.
+        items: Vec<String>,
+    },
 }
 
 impl StringOrList {
@@ -751,9 +758,56 @@ impl StringOrList {
     pub fn items(&self) -> Vec<&str> {
         match self {
             Self::One(item) => vec![item.as_str()],
-            Self::Many(items) => items.iter().map(String::as_str).collect(),
+            Self::Many(items) | Self::Text { items, .. } => items.iter().map(String::as_str).collect(),
         }
     }
+
+    /// Reads any JSON value as Letta's `asStringArray` and `includes` do.
+    fn from_written(written: serde_json::Value) -> StringOrList {
+        match written {
+            serde_json::Value::String(item) => StringOrList::One(item),
+            serde_json::Value::Array(ref items) if items.iter().all(serde_json::Value::is_string) => {
+                StringOrList::Many(items.iter().filter_map(|item| item.as_str().map(str::to_owned)).collect())
+            }
+            serde_json::Value::Array(ref items) => StringOrList::Text { items: items.iter().map(js_text).collect(), written },
+            other => StringOrList::Text { items: vec![js_text(&other)], written: other },
+        }
+    }
+}
+
+/// `String(value)` in JavaScript, for a value JSON can hold.
+fn js_text(value: &serde_json::Value) -> String {
+    match value {
+        serde_json::Value::Null => "null".to_owned(),
+        serde_json::Value::Bool(flag) => flag.to_string(),
+        serde_json::Value::Number(number) => js_number(number),
+        serde_json::Value::String(text) => text.clone(),
+        // An array's text joins its items' (null among them as nothing).
+        serde_json::Value::Array(items) => {
+            items.iter().map(|item| if item.is_null() { String::new() } else { js_text(item) }).collect::<Vec<_>>().join(",")
+        }
+        serde_json::Value::Object(_) => "[object Object]".to_owned(),
+    }
+}
+
+/// A number's JavaScript text: integers as written, others in the shortest form that reads
+/// back, with JavaScript's exponent (`1e+21`).
+fn js_number(number: &serde_json::Number) -> String {
+    if let Some(integer) = number.as_i64().filter(|integer| integer.unsigned_abs() < 1 << 53) {
+        return integer.to_string();
+    }
+    let value = number.as_f64().unwrap_or(f64::NAN);
+    if value == value.trunc() && value.abs() < 1e21 {
+        return format!("{value:.0}");
+    }
+    let text = value.to_string();
+    if value.abs() >= 1e21 || (value != 0.0 && value.abs() < 1e-6) {
+        let formatted = format!("{value:e}");
+        let (mantissa, exponent) = formatted.split_once('e').unwrap_or((&formatted, "0"));
+        let sign = if exponent.starts_with('-') { "" } else { "+" };
+        return format!("{mantissa}e{sign}{exponent}");
+    }
+    text
 }
 
 impl Serialize for StringOrList {
@@ -761,42 +815,21 @@ impl Serialize for StringOrList {
         match self {
             Self::One(item) => serializer.serialize_str(item),
             Self::Many(items) => items.serialize(serializer),
+            Self::Text { written, .. } => written.serialize(serializer),
         }
     }
 }
 
-// Written out instead of `#[serde(untagged)]` so that a wrong value reads "expected a string or an
-// array of strings" and a wrong element is reported at its own index.
 impl<'de> Deserialize<'de> for StringOrList {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        struct StringOrListVisitor;
-
-        impl<'de> Visitor<'de> for StringOrListVisitor {
-            type Value = StringOrList;
-
-            fn expecting(&self, formatter: &mut fmt::Formatter<'_>) -> fmt::Result {
-                formatter.write_str("a string or an array of strings")
-            }
-
-            fn visit_str<E: de::Error>(self, value: &str) -> Result<Self::Value, E> {
-                Ok(StringOrList::One(value.to_owned()))
-            }
-
-            fn visit_string<E: de::Error>(self, value: String) -> Result<Self::Value, E> {
-                Ok(StringOrList::One(value))
-            }
-
-            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
-                let mut items = Vec::with_capacity(seq.size_hint().unwrap_or(0));
-                while let Some(item) = seq.next_element::<String>()? {
-                    items.push(item);
-                }
-                Ok(StringOrList::Many(items))
-            }
-        }
-
-        deserializer.deserialize_any(StringOrListVisitor)
+        serde_json::Value::deserialize(deserializer).map(StringOrList::from_written)
     }
+}
+
+/// A `contains`-style field as Letta reads it: written at all, it is checked, `null` included
+/// (Letta searches for the text "null"); left out, it is not.
+pub(crate) fn written_text<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<StringOrList>, D::Error> {
+    StringOrList::deserialize(deserializer).map(Some)
 }
 
 impl JsonSchema for StringOrList {
@@ -806,10 +839,11 @@ impl JsonSchema for StringOrList {
 
     fn json_schema(_generator: &mut SchemaGenerator) -> Schema {
         json_schema!({
-            "description": "One string or a list of strings.",
+            "description": "One string or a list of strings. Any other value is read as Letta reads it: its JavaScript text (`42`, `null`).",
             "anyOf": [
                 { "type": "string" },
-                { "type": "array", "items": { "type": "string" } }
+                { "type": "array", "items": { "type": ["string", "number", "boolean", "null"] } },
+                { "type": ["number", "boolean", "null"] }
             ]
         })
     }
@@ -843,11 +877,21 @@ mod tests {
     }
 
     #[test]
-    fn string_or_list_rejects_other_values_clearly() {
-        let error = serde_json::from_value::<StringOrList>(json!(3)).unwrap_err();
-        assert_eq!(error.to_string(), "invalid type: integer `3`, expected a string or an array of strings");
-        let error = serde_json::from_value::<StringOrList>(json!(["a", 3])).unwrap_err();
-        assert_eq!(error.to_string(), "invalid type: integer `3`, expected a string");
+    fn other_values_are_searched_for_as_letta_searches_for_them() {
+        let text = |value: serde_json::Value| serde_json::from_value::<StringOrList>(value.clone()).unwrap();
+        assert_eq!(text(json!(3)).items(), ["3"]);
+        assert_eq!(text(json!(null)).items(), ["null"]);
+        assert_eq!(text(json!([true, 3.5, "a", null, [1, null, 2]])).items(), ["true", "3.5", "a", "null", "1,,2"]);
+        assert_eq!(text(json!({ "a": 1 })).items(), ["[object Object]"]);
+        assert_eq!(text(json!(1e21)).items(), ["1e+21"]);
+        assert_eq!(text(json!(0.0000001)).items(), ["1e-7"]);
+        assert_eq!(text(json!(-0.5)).items(), ["-0.5"]);
+        // As written, when written back.
+        assert_eq!(serde_json::to_value(text(json!([1, "b"]))).unwrap(), json!([1, "b"]));
+        // Present as null, a field is checked (for the text "null"); left out, it is not.
+        let assertion: Assertion = serde_json::from_value(json!({ "type": "turn_start_injects_message", "contains": null })).unwrap();
+        let Assertion::TurnStartInjectsMessage(fields) = assertion else { unreachable!() };
+        assert_eq!(fields.contains.map(|contains| contains.items().join(",")), Some("null".to_owned()));
     }
 
     #[test]

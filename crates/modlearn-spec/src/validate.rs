@@ -237,6 +237,7 @@ impl Findings {
     }
 
     fn check_assertion(&mut self, assertion: &Assertion, path: &JsonPath) {
+        self.check_written_text(assertion, path);
         match assertion {
             Assertion::ModLoads(assertion) => {
                 if assertion.expected_loaded_count == Some(0) {
@@ -363,13 +364,28 @@ impl Findings {
                 self.problem(field, "must not be empty: every text contains the empty string");
             }
             StringOrList::One(_) => {}
-            StringOrList::Many(items) => {
+            StringOrList::Many(items) | StringOrList::Text { items, .. } => {
                 for (index, item) in items.iter().enumerate() {
                     if item.is_empty() {
                         self.problem(field.index(index), "must not be empty: every text contains the empty string");
                     }
                 }
             }
+        }
+    }
+
+    /// A `contains`-style field written as something other than text: Letta searches for its
+    /// JavaScript text, which is rarely what was meant.
+    fn check_written_text(&mut self, assertion: &Assertion, path: &JsonPath) {
+        let Ok(serde_json::Value::Object(fields)) = serde_json::to_value(assertion) else {
+            return;
+        };
+        for (key, value) in fields.iter().filter(|(key, _)| key.ends_with("ontains")) {
+            let Ok(StringOrList::Text { items, .. }) = serde_json::from_value::<StringOrList>(value.clone()) else {
+                continue;
+            };
+            let texts = items.iter().map(|item| format!("{item:?}")).collect::<Vec<_>>().join(", ");
+            self.warn(path.key(key), format!("is not text: as Letta does, modlearn searches for {texts}"));
         }
     }
 
