@@ -232,3 +232,53 @@ fn letta_and_modlearn_give_the_same_verdict_on_every_check() {
 fn verdict(passed: bool) -> &'static str {
     if passed { "passes" } else { "fails" }
 }
+
+/// Every env file Letta ships (its docs' examples and its env skill's template) and every spec
+/// of this corpus that Letta's own env validator accepts must load in modlearn: Letta users'
+/// files work unchanged.
+#[test]
+fn every_env_letta_accepts_loads() {
+    let Some(letta_dir) = std::env::var_os("LETTA_CODE_DIR").map(PathBuf::from) else {
+        eprintln!("letta_diff envs: skipped (set LETTA_CODE_DIR to a letta-code checkout; see README)");
+        return;
+    };
+    if !bun_available() {
+        eprintln!("letta_diff envs: skipped (`bun` is not on PATH: `npm i -g bun`)");
+        return;
+    }
+    let validator = letta_dir.join("src/skills/builtin/generating-mod-envs/scripts/validate-mod-env.ts");
+    let json_files = |dir: PathBuf| -> Vec<PathBuf> {
+        let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+            .unwrap_or_else(|error| panic!("{}: {error}", dir.display()))
+            .map(|entry| entry.unwrap().path())
+            .filter(|path| path.extension().is_some_and(|extension| extension == "json"))
+            .collect();
+        files.sort();
+        files
+    };
+    let shipped: Vec<PathBuf> =
+        [letta_dir.join("docs/examples/mods/learning"), letta_dir.join("src/skills/builtin/generating-mod-envs/assets")]
+            .into_iter()
+            .flat_map(json_files)
+            .collect();
+    let manifest: Value = serde_json::from_str(&crate::common::read(&repo_root().join("tests/letta-diff/cases.json"))).unwrap();
+    let ours: std::collections::BTreeSet<PathBuf> = pairs(&manifest).into_iter().map(|pair| repo_root().join(pair.spec)).collect();
+    let context = TestContext::new();
+    let (mut accepted, mut refused_by_letta) = (0, Vec::new());
+    for env in shipped.iter().chain(ours.iter().filter(|path| !shipped.contains(path))) {
+        let letta = Command::new("bun").arg(&validator).arg(env).current_dir(&letta_dir).output().unwrap();
+        if !letta.status.success() {
+            refused_by_letta.push(env.display().to_string());
+            continue;
+        }
+        accepted += 1;
+        let rendered = context.run(&["validate", env.to_str().unwrap()]);
+        assert_eq!(rendered.code, 0, "Letta's validator accepts {} and modlearn refuses it:\n{}", env.display(), rendered.text);
+    }
+    assert!(shipped.len() >= 3, "Letta ships its example envs and template: {shipped:?}");
+    eprintln!(
+        "letta_diff envs: {accepted} env file(s) Letta's validator accepts all load ({} shipped by Letta); {} it refuses not compared: {refused_by_letta:?}",
+        shipped.len(),
+        refused_by_letta.len()
+    );
+}
