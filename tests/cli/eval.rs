@@ -63,6 +63,26 @@ fn every_curated_candidate_gets_its_pinned_verdict() {
 }
 
 #[test]
+fn failed_checks_print_under_the_table_unless_quiet() {
+    let context = TestContext::new();
+    let args = |run: &str, quiet: bool| {
+        let run_dir = context.path(run).to_str().unwrap().to_owned();
+        let mut args = vec!["eval".to_owned(), "specs/uv-pip.json".to_owned(), "candidates/uv-pip/partial-drops-tail.ts".to_owned()];
+        args.extend(["--run-dir".to_owned(), run_dir]);
+        if quiet {
+            args.push("-q".to_owned());
+        }
+        args
+    };
+    let loud = context.run(&args("loud", false).iter().map(String::as_str).collect::<Vec<_>>());
+    assert!(loud.stdout.contains("FAIL candidate 1 `candidates/uv-pip/partial-drops-tail.ts`: 10/11, 1 check(s) failed"), "{}", loud.text);
+    assert!(loud.stdout.contains("expected \"uv pip install rich && echo done\""), "{}", loud.text);
+    let quiet = context.run(&args("quiet", true).iter().map(String::as_str).collect::<Vec<_>>());
+    assert!(!quiet.stdout.contains("check(s) failed"), "{}", quiet.text);
+    assert_eq!((loud.code, quiet.code), (1, 1));
+}
+
+#[test]
 fn summary_table_reports_history_and_guide() {
     let context = TestContext::new();
     let run_dir = context.path("run");

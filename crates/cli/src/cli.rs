@@ -172,6 +172,10 @@ pub struct EvalArgs {
     #[arg(long)]
     pub json: bool,
 
+    /// Print the table only, not the failed checks of each failing candidate
+    #[arg(short, long)]
+    pub quiet: bool,
+
     #[command(flatten)]
     pub eval_model: EvalModelArgs,
 
@@ -279,6 +283,10 @@ pub struct RunArgs {
     /// Print the run's report.json on stdout instead of the table
     #[arg(long)]
     pub json: bool,
+
+    /// Print the table only, not the failed checks of the best candidate when none passed
+    #[arg(short, long)]
+    pub quiet: bool,
 
     #[command(flatten)]
     pub eval_model: EvalModelArgs,

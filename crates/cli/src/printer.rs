@@ -455,6 +455,91 @@ pub fn summary(report: &RunReport, run_dir: &Path) -> String {
     out
 }
 
+/// Whose failed checks the terminal shows under the table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Failures {
+    /// Every failing candidate's (`eval`: the user's own files).
+    OfEach,
+    /// The selected candidate's, when it failed (`run`: the one the user would take).
+    OfSelected,
+}
+
+/// The most failed checks shown per candidate, and candidates shown; report.md has them all.
+const CHECKS_SHOWN: usize = 8;
+const CANDIDATES_SHOWN: usize = 10;
+
+/// Under the table, as cargo and nextest print failures: each failing candidate (that was
+/// judged) and its failed checks, one line each with what was expected against what happened.
+pub fn failed_checks(report: &RunReport, failures: Failures) -> String {
+    let color = color_on(Stream::Stdout);
+    let selected = report.selected.as_ref().map(|chosen| chosen.candidate_index);
+    let failing: Vec<&Attempt> = report
+        .attempts
+        .iter()
+        .filter(|attempt| !attempt.passed && attempt.error.is_none())
+        .filter(|attempt| failures == Failures::OfEach || Some(attempt.candidate_index) == selected)
+        .collect();
+    let columns = width(Stream::Stdout).max(40);
+    let mut out = String::new();
+    for attempt in failing.iter().take(CANDIDATES_SHOWN) {
+        let failed: Vec<(&str, &modlearn_types::CheckResult)> = attempt
+            .scenarios
+            .iter()
+            .flat_map(|scenario| scenario.checks.iter().filter(|check| check.failed()).map(move |check| (scenario.name.as_str(), check)))
+            .collect();
+        out.push_str(&format!(
+            "\n{} candidate {} `{}`: {}/{}, {} check(s) failed\n",
+            paint("FAIL", Tone::Fail, color),
+            attempt.candidate_index,
+            terminal_safe(&attempt.candidate_path),
+            attempt.score,
+            attempt.max_score,
+            failed.len()
+        ));
+        for (scenario, check) in failed.iter().take(CHECKS_SHOWN) {
+            let line = format!("{} › {}: {}", terminal_safe(scenario), terminal_safe(&check.label), terminal_safe(&check.message));
+            for (index, part) in wrapped(&line, columns - 4, MESSAGE_LINES).iter().enumerate() {
+                out.push_str(if index == 0 { "  " } else { "    " });
+                out.push_str(part);
+                out.push('\n');
+            }
+        }
+        if failed.len() > CHECKS_SHOWN {
+            out.push_str(&format!("  ... and {} more in report.md\n", failed.len() - CHECKS_SHOWN));
+        }
+    }
+    if failing.len() > CANDIDATES_SHOWN {
+        out.push_str(&format!("\n... and {} more failing candidate(s) in report.md\n", failing.len() - CANDIDATES_SHOWN));
+    }
+    out
+}
+
+/// Lines a failed check's message may take under the table.
+const MESSAGE_LINES: usize = 3;
+
+/// `text` (one line) in lines of at most `width` characters, broken at spaces where it can be,
+/// at most `lines` of them (an ellipsis marks a cut).
+fn wrapped(text: &str, width: usize, lines: usize) -> Vec<String> {
+    let width = width.max(20);
+    let mut out: Vec<String> = Vec::new();
+    let mut rest: Vec<char> = text.chars().collect();
+    while !rest.is_empty() {
+        if out.len() + 1 == lines && rest.len() > width {
+            let cut: String = rest[..width - 1].iter().collect();
+            out.push(format!("{}…", cut.trim_end()));
+            break;
+        }
+        if rest.len() <= width {
+            out.push(rest.iter().collect());
+            break;
+        }
+        let at = rest[..=width].iter().rposition(|c| *c == ' ').filter(|&at| at > width / 2).unwrap_or(width);
+        out.push(rest[..at].iter().collect::<String>().trim_end().to_owned());
+        rest = rest[at..].iter().copied().skip_while(|c| *c == ' ').collect();
+    }
+    out
+}
+
 /// `text` without control characters (ANSI escapes, carriage returns, bells): reasons and paths
 /// can carry a server's or a mod's text, which must not drive the terminal.
 pub fn terminal_safe(text: &str) -> String {

@@ -55,7 +55,8 @@ pub fn run(mut args: EvalArgs) -> Result<u8, CliError> {
     evaluated.promote(&mut report, args.promote.as_deref())?;
     evaluated.write_report(&report)?;
     let unrun = super::prompt_checks_not_run(&scenarios, settings.eval_model.is_some());
-    super::print_run(&report, &run_dir, args.json, unrun)
+    let failures = (!args.quiet).then_some(crate::printer::Failures::OfEach);
+    super::print_run(&report, &run_dir, args.json, failures, unrun)
 }
 
 /// Files stay where they are in the list; a directory becomes the mods in it,

@@ -208,6 +208,7 @@ fn print_run(
     report: &modlearn_types::RunReport,
     run_dir: &std::path::Path,
     json: bool,
+    failures: Option<crate::printer::Failures>,
     unrun: Option<(usize, usize)>,
 ) -> Result<u8, CliError> {
     if let Some((checks, scenarios)) = unrun {
@@ -221,6 +222,9 @@ fn print_run(
         println!("{}", serde_json::to_string_pretty(report).expect("report serializes"));
     } else {
         print!("{}", crate::printer::summary(report, run_dir));
+        if let Some(failures) = failures {
+            print!("{}", crate::printer::failed_checks(report, failures));
+        }
     }
     Ok(exit_code(report))
 }

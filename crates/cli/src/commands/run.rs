@@ -137,7 +137,8 @@ pub fn run(args: RunArgs) -> Result<u8, CliError> {
     learned.promote(&mut report, state.promote.as_deref())?;
     learned.write_report(&report)?;
     let unrun = super::prompt_checks_not_run(&scenarios, settings.eval.eval_model.is_some());
-    super::print_run(&report, &run_dir, args.json, unrun)
+    let failures = (!args.quiet).then_some(crate::printer::Failures::OfSelected);
+    super::print_run(&report, &run_dir, args.json, failures, unrun)
 }
 
 /// What to tell the user when the run stopped before its report: an interrupt is
