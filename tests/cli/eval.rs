@@ -183,6 +183,30 @@ fn exit_1_when_nothing_passes_and_no_promotion() {
 }
 
 #[test]
+fn a_promotion_that_does_not_happen_says_so() {
+    let context = TestContext::new();
+    let (target, run_dir) = (context.path("promoted.ts"), context.path("run"));
+    let rendered = context.run(&[
+        "eval",
+        "specs/uv-pip.json",
+        "candidates/uv-pip/partial-no-reminder.js",
+        "-q",
+        "--run-dir",
+        run_dir.to_str().unwrap(),
+        "--promote",
+        target.to_str().unwrap(),
+    ]);
+    assert_eq!(rendered.code, 1);
+    // The text names the target as the filter shows temporary paths.
+    assert!(
+        rendered.text.contains("note: nothing promoted to `[TEMP_DIR]/promoted.ts`: no candidate passed every check"),
+        "{}",
+        rendered.text
+    );
+    assert!(!target.exists());
+}
+
+#[test]
 fn a_passing_selection_is_promoted() {
     let context = TestContext::new();
     let target = context.path("promoted/uv-pip.ts");

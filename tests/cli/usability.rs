@@ -226,25 +226,15 @@ fn a_rerun_says_it_replays_the_cache_and_seed_or_no_cache_ask_again() {
 }
 
 #[test]
-fn base_url_without_a_model_is_not_silently_ignored() {
+fn base_url_without_a_model_is_refused() {
     let context = TestContext::new();
     let server = TestServer::start_blocking();
     let run_dir = context.path("run");
-    // No --model and no MODLEARN_MODEL: the embedded model would run, so the URL goes unused.
-    // (`--proposer agent` then stops the run before any model is loaded.)
+    // No --model and no MODLEARN_MODEL: the embedded model would run, so the URL would go
+    // unused; the run is refused before any model is loaded.
     let base = server.base_url_openai();
-    let mut command = context.command(&[
-        "run",
-        "specs/uv-pip.json",
-        "--candidates",
-        "1",
-        "--base-url",
-        &base,
-        "--run-dir",
-        run_dir.to_str().unwrap(),
-        "--proposer",
-        "agent",
-    ]);
+    let mut command =
+        context.command(&["run", "specs/uv-pip.json", "--candidates", "1", "--base-url", &base, "--run-dir", run_dir.to_str().unwrap()]);
     command.env_remove("MODLEARN_MODEL");
     let rendered = context.render(command);
     assert_eq!(rendered.code, 2);
@@ -332,4 +322,60 @@ fn report_guide_and_bench_print_json_on_request() {
     assert_eq!(report["evaluations"], 2);
     assert!(report["msPerCandidate"].as_f64().unwrap() > 0.0);
     assert!(report["latencyMs"]["p95"].as_f64().is_some());
+}
+
+#[test]
+fn each_request_has_a_time_limit_and_a_slow_server_is_named() {
+    let context = TestContext::new();
+    let server = TestServer::start_blocking();
+    server.respond_with("*", |_| Reply::no_code().after(std::time::Duration::from_secs(30)));
+    let run_dir = context.path("run");
+    let base = server.base_url_openai();
+    let mut command = context.command(&[
+        "run",
+        "specs/uv-pip.json",
+        "--candidates",
+        "1",
+        "--model",
+        "openai:slow",
+        "--base-url",
+        &base,
+        "--request-timeout",
+        "300ms",
+        "--no-cache",
+        "--run-dir",
+        run_dir.to_str().unwrap(),
+    ]);
+    command.env("OPENAI_API_KEY", KEY);
+    let rendered = context.render(command);
+    let origin = base.trim_end_matches("/v1");
+    assert!(rendered.text.contains(&format!("{origin} did not answer within 0.3 s")), "{}", rendered.text);
+    assert!(server.request_count() >= 1);
+    // Kept for --resume: the limit is the run's, not this invocation's.
+    let state = std::fs::read_to_string(run_dir.join("run.json")).unwrap_or_default();
+    assert!(state.contains("\"requestTimeoutMs\": 300"), "{state}");
+}
+
+#[test]
+fn a_server_that_refuses_connections_is_named() {
+    let context = TestContext::new();
+    // Port 9 (discard) has nothing listening on loopback.
+    let run_dir = context.path("run");
+    let mut command = context.command(&[
+        "run",
+        "specs/uv-pip.json",
+        "--candidates",
+        "1",
+        "--model",
+        "openai:m",
+        "--base-url",
+        "http://127.0.0.1:9/v1",
+        "--no-cache",
+        "--run-dir",
+        run_dir.to_str().unwrap(),
+    ]);
+    command.env("OPENAI_API_KEY", KEY);
+    let rendered = context.render(command);
+    assert!(rendered.text.contains("cannot connect to http://127.0.0.1:9"), "{}", rendered.text);
+    assert!(rendered.text.contains("0 judged, 1 not judged"), "{}", rendered.text);
 }

@@ -201,7 +201,7 @@ pub struct EvalModelArgs {
     pub eval_base_url: Option<String>,
 }
 
-const RUN_AFTER_HELP: &str = "Models: openai:NAME (OPENAI_API_KEY, OPENAI_BASE_URL; any OpenAI-compatible server such as vLLM, llama.cpp or Ollama via --base-url), anthropic:NAME (ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL), local:smollm2-135m (embedded 135M demo model; the default when no model is configured; it rarely writes a passing mod). MODLEARN_MODEL sets the default model. --base-url is the address of an API model's server: give it with --model openai:NAME (or anthropic:NAME); alone it is ignored, with a warning.
+const RUN_AFTER_HELP: &str = "Models: openai:NAME (OPENAI_API_KEY, OPENAI_BASE_URL; any OpenAI-compatible server such as vLLM, llama.cpp or Ollama via --base-url), anthropic:NAME (ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL), local:smollm2-135m (embedded 135M demo model; the default when no model is configured; it rarely writes a passing mod). MODLEARN_MODEL sets the default model. --base-url is the address of an API model's server: give it with --model openai:NAME (or anthropic:NAME); without one it is refused.
 
 Progress goes to stderr: a bar on a terminal, one line per judged candidate and per round otherwise. Ctrl-C stops the run (candidates being judged are finished and kept) and prints the `modlearn run --resume` command; a second Ctrl-C exits at once.
 
@@ -234,6 +234,11 @@ pub struct RunArgs {
     /// anthropic: --model
     #[arg(long, value_name = "URL")]
     pub base_url: Option<String>,
+
+    /// Time limit of one request to the model, its answer included; a request past it is tried
+    /// again, as a dropped connection is [default: 120s]
+    #[arg(long, value_name = "DURATION", value_parser = parse_duration)]
+    pub request_timeout: Option<Duration>,
 
     /// Requests in flight at most [default: --candidates]
     #[arg(long, value_name = "C", value_parser = clap::value_parser!(u64).range(1..=256))]

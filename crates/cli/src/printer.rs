@@ -295,12 +295,16 @@ impl Progress {
     /// A finished round: `attempts` are all candidates so far.
     pub fn round_done(&self, round: u32, rounds: u32, attempts: &[Attempt]) {
         let this: Vec<&Attempt> = attempts.iter().filter(|attempt| attempt.round == round).collect();
-        let passed = this.iter().filter(|attempt| attempt.passed).count();
-        let best = this.iter().max_by_key(|attempt| attempt.score).map_or("-".to_owned(), |a| format!("{}/{}", a.score, a.max_score));
+        // A candidate with an error (no answer, no code) was never judged.
+        let judged: Vec<&&Attempt> = this.iter().filter(|attempt| attempt.error.is_none()).collect();
+        let passed = judged.iter().filter(|attempt| attempt.passed).count();
+        let best = judged.iter().max_by_key(|attempt| attempt.score).map_or("-".to_owned(), |a| format!("{}/{}", a.score, a.max_score));
+        let not_judged = this.len() - judged.len();
+        let errors = if not_judged > 0 { format!(", {not_judged} not judged") } else { String::new() };
         self.line(&format!(
-            "  round {round}/{rounds} [{}] {} judged, {passed} passed, best {best}",
+            "  round {round}/{rounds} [{}] {} judged{errors}, {passed} passed, best {best}",
             clock(self.started.elapsed()),
-            this.len()
+            judged.len()
         ));
     }
 
@@ -439,7 +443,7 @@ pub fn summary(report: &RunReport, run_dir: &Path) -> String {
             out.push_str(&format!(
                 "selected: candidate {} `{}`: {} {}/{}\n",
                 chosen.candidate_index,
-                terminal_safe(&chosen.candidate_path),
+                terminal_safe(&openable(report, run_dir, &chosen.candidate_path)),
                 paint(word, tone, color),
                 report.score,
                 report.max_score
@@ -453,6 +457,12 @@ pub fn summary(report: &RunReport, run_dir: &Path) -> String {
     out.push_str(&format!("report: {}\n", run_dir.join("report.md").display()));
     out.push_str(&format!("        {}\n", run_dir.join("report.html").display()));
     out
+}
+
+/// `path` as it opens from where the user stands: a run's candidates are recorded relative to
+/// its run directory, an eval's as the user gave them.
+fn openable(report: &RunReport, run_dir: &Path, path: &str) -> String {
+    if report.learning.is_some() { run_dir.join(path).display().to_string() } else { path.to_owned() }
 }
 
 /// Whose failed checks the terminal shows under the table.
@@ -470,7 +480,7 @@ const CANDIDATES_SHOWN: usize = 10;
 
 /// Under the table, as cargo and nextest print failures: each failing candidate (that was
 /// judged) and its failed checks, one line each with what was expected against what happened.
-pub fn failed_checks(report: &RunReport, failures: Failures) -> String {
+pub fn failed_checks(report: &RunReport, run_dir: &Path, failures: Failures) -> String {
     let color = color_on(Stream::Stdout);
     let selected = report.selected.as_ref().map(|chosen| chosen.candidate_index);
     let failing: Vec<&Attempt> = report
@@ -491,7 +501,7 @@ pub fn failed_checks(report: &RunReport, failures: Failures) -> String {
             "\n{} candidate {} `{}`: {}/{}, {} check(s) failed\n",
             paint("FAIL", Tone::Fail, color),
             attempt.candidate_index,
-            terminal_safe(&attempt.candidate_path),
+            terminal_safe(&openable(report, run_dir, &attempt.candidate_path)),
             attempt.score,
             attempt.max_score,
             failed.len()

@@ -54,7 +54,12 @@ pub struct ModelAccess {
 impl ModelAccess {
     /// The compared models' endpoint.
     pub fn endpoint(&self) -> ModelEndpoint<'_> {
-        ModelEndpoint { base_url: self.base_url.as_deref(), prices: self.prices.as_deref(), cache_dir: &self.cache_dir }
+        ModelEndpoint {
+            base_url: self.base_url.as_deref(),
+            prices: self.prices.as_deref(),
+            cache_dir: &self.cache_dir,
+            request_timeout: None,
+        }
     }
 
     /// The eval model's endpoint.

@@ -39,7 +39,8 @@ pub(crate) fn headers(pairs: &[(&'static str, String)]) -> Result<HeaderMap, Pro
 }
 
 /// POSTs `body` as JSON. A transport failure (no connection, timeout,
-/// body cut off) comes back as a retryable [`Failure`] without the URL.
+/// body cut off) comes back as a retryable [`Failure`] naming the server by its origin only
+/// (scheme, host and port: a path or query could carry a key).
 pub(crate) async fn post_json(
     client: &reqwest::Client,
     url: &str,
@@ -47,13 +48,16 @@ pub(crate) async fn post_json(
     body: &serde_json::Value,
     timeout: Duration,
 ) -> Result<Response, Failure> {
+    let server = origin(url);
     let transport = |error: reqwest::Error| {
         if error.is_timeout() {
-            Failure::retryable(format!("timed out after {} s", timeout.as_secs_f64()))
+            Failure::retryable(format!("{server} did not answer within {} s", timeout.as_secs_f64()))
         } else if error.is_builder() {
             Failure::fatal(format!("cannot build the request: {}", describe(error)))
+        } else if error.is_connect() {
+            Failure::retryable(format!("cannot connect to {server}: {}", describe(error)))
         } else {
-            Failure::retryable(describe(error))
+            Failure::retryable(format!("{server}: {}", describe(error)))
         }
     };
     let response = client.post(url).headers(headers).json(body).send().await.map_err(transport)?;
@@ -84,6 +88,11 @@ async fn read_bounded(mut response: reqwest::Response, transport: impl Fn(reqwes
         body.extend_from_slice(&chunk);
     }
     Ok(String::from_utf8_lossy(&body).into_owned())
+}
+
+/// `scheme://host:port` of `url`, or `the server` when it does not parse.
+pub(crate) fn origin(url: &str) -> String {
+    reqwest::Url::parse(url).map_or_else(|_| "the server".to_owned(), |url| url.origin().ascii_serialization())
 }
 
 /// An error and its causes on one line, without the URL (which could carry
@@ -133,6 +142,13 @@ mod tests {
 
     fn with(name: &'static str, value: &str) -> HeaderMap {
         headers(&[(name, value.to_owned())]).unwrap()
+    }
+
+    #[test]
+    fn a_server_is_named_by_its_origin_alone() {
+        assert_eq!(origin("http://127.0.0.1:9/v1/chat/completions?key=secret"), "http://127.0.0.1:9");
+        assert_eq!(origin("https://api.openai.com/v1"), "https://api.openai.com");
+        assert_eq!(origin("not a url"), "the server");
     }
 
     #[test]

@@ -225,7 +225,15 @@ impl HttpModel {
             // A 200 with a broken body is most often a flaky proxy: retry it.
             parse(&response.body).map_err(Failure::retryable)
         } else {
-            let message = format!("HTTP {status}: {}", error_message(&response.body));
+            let mut message = format!("HTTP {status}: {}", error_message(&response.body));
+            if status == 404 {
+                // Most often a base URL without its `/v1`, or a model name the server does not have.
+                message.push_str(&format!(
+                    " (check the base URL, {}, which should end where the API's paths begin, such as `/v1`, and that the server has the model `{}`)",
+                    http::origin(&self.url),
+                    self.model.name
+                ));
+            }
             Err(match status {
                 429 | 500.. => Failure::retryable(message),
                 _ => Failure::fatal(message),

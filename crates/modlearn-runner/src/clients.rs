@@ -23,6 +23,8 @@ pub struct ModelEndpoint<'a> {
     pub prices: Option<&'a Path>,
     /// The response cache's root; each endpoint gets a directory under it.
     pub cache_dir: &'a Path,
+    /// The time limit of one request (`--request-timeout`), else the provider's own.
+    pub request_timeout: Option<std::time::Duration>,
 }
 
 impl ModelEndpoint<'_> {
@@ -30,6 +32,9 @@ impl ModelEndpoint<'_> {
     /// endpoint's response cache. Fails on a missing key or a bad price file.
     pub fn settings(&self, model: &ModelRef) -> Result<(ProviderSettings, ResponseCache), ProposeError> {
         let mut settings = ProviderSettings::from_env(model, self.base_url)?;
+        if let Some(timeout) = self.request_timeout {
+            settings.timeout = timeout;
+        }
         if let Some(path) = self.prices {
             settings.prices = PriceTable::builtin().with_overrides_from_file(path)?;
         }

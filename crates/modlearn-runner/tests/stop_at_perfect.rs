@@ -38,7 +38,8 @@ fn learn_interrupting(stop_at_perfect: bool, interrupt: bool) -> (LearnOutcome, 
     let temp = tempfile::tempdir().unwrap();
     let (base, cache) = (server.base_url_openai(), temp.path().join("cache"));
     let model = ModelRef::parse("openai:gpt-4.1-mini").unwrap();
-    let proposer = ModelEndpoint { base_url: Some(&base), prices: None, cache_dir: &cache }.completion(&model).unwrap();
+    let proposer =
+        ModelEndpoint { base_url: Some(&base), prices: None, cache_dir: &cache, request_timeout: None }.completion(&model).unwrap();
     let eval = EvalSettings { jobs: 1, ..EvalSettings::default() };
     let handle = Interrupt::new();
     let settings = LearnSettings { candidates: 2, rounds: 2, stop_at_perfect, eval, interrupt: handle.clone(), ..LearnSettings::default() };

@@ -53,6 +53,7 @@ pub fn run(mut args: EvalArgs) -> Result<u8, CliError> {
     })?;
     let mut report = evaluated.report.clone();
     evaluated.promote(&mut report, args.promote.as_deref())?;
+    super::say_not_promoted(args.promote.as_deref(), &report);
     evaluated.write_report(&report)?;
     let unrun = super::prompt_checks_not_run(&scenarios, settings.eval_model.is_some());
     let failures = (!args.quiet).then_some(crate::printer::Failures::OfEach);

@@ -88,7 +88,7 @@ pub fn for_evaluation(
     let cache_dir = cache_dir.cloned().unwrap_or_else(|| super::modlearn_cache_dir().join("responses"));
     let wanted = EvalModelConfig { model, base_url: args.eval_base_url.as_deref(), cache_dir: &cache_dir, prices: None, max_usd: None };
     let eval_model = build(&wanted, runtime.handle().clone())?;
-    let endpoint = modlearn_runner::ModelEndpoint { base_url: wanted.base_url, prices: None, cache_dir: &cache_dir };
+    let endpoint = modlearn_runner::ModelEndpoint { base_url: wanted.base_url, prices: None, cache_dir: &cache_dir, request_timeout: None };
     super::prices::check(&check(model)?, "--eval-model", &endpoint, None)?;
     Ok(Some((eval_model, runtime)))
 }

@@ -223,7 +223,7 @@ fn print_run(
     } else {
         print!("{}", crate::printer::summary(report, run_dir));
         if let Some(failures) = failures {
-            print!("{}", crate::printer::failed_checks(report, failures));
+            print!("{}", crate::printer::failed_checks(report, run_dir, failures));
         }
     }
     Ok(exit_code(report))
@@ -249,6 +249,14 @@ fn exit_code(report: &modlearn_types::RunReport) -> u8 {
         crate::exit::NOT_JUDGED
     } else {
         crate::exit::FAILURE
+    }
+}
+
+/// `--promote PATH` copies only a passing candidate: say so when none passed, rather than
+/// leave the user to find the file missing.
+pub(super) fn say_not_promoted(target: Option<&std::path::Path>, report: &modlearn_types::RunReport) {
+    if let (Some(target), None) = (target, &report.promoted_to) {
+        eprintln!("note: nothing promoted to `{}`: no candidate passed every check", target.display());
     }
 }
 

@@ -33,7 +33,12 @@ pub fn run(args: RunArgs) -> Result<u8, CliError> {
         );
     }
     let proposer = proposer::build(&model, &state, &run_dir)?;
-    let endpoint = ModelEndpoint { base_url: state.base_url.as_deref(), prices: state.prices.as_deref(), cache_dir: &state.cache_dir };
+    let endpoint = ModelEndpoint {
+        base_url: state.base_url.as_deref(),
+        prices: state.prices.as_deref(),
+        cache_dir: &state.cache_dir,
+        request_timeout: state.request_timeout(),
+    };
     super::prices::check(&model, "--model", &endpoint, state.max_usd)?;
     let continuing = if args.resume.is_some() { modlearn_record::Continuing::Run } else { modlearn_record::Continuing::Nothing };
     let _claim = super::claim_run_dir(&run_dir, continuing)?;
@@ -135,6 +140,7 @@ pub fn run(args: RunArgs) -> Result<u8, CliError> {
 
     let mut report = learned.report.clone();
     learned.promote(&mut report, state.promote.as_deref())?;
+    super::say_not_promoted(state.promote.as_deref(), &report);
     learned.write_report(&report)?;
     let unrun = super::prompt_checks_not_run(&scenarios, settings.eval.eval_model.is_some());
     let failures = (!args.quiet).then_some(crate::printer::Failures::OfSelected);

@@ -17,7 +17,12 @@ pub(super) fn build(model: &ModelRef, state: &RunState, run_dir: &Path) -> Resul
         let inner = local(model)?;
         return Ok(Proposing::Completion(Arc::new(CachedProposer::new(inner, ResponseCache::new(state.cache_dir.join("local"))))));
     }
-    let endpoint = ModelEndpoint { base_url: state.base_url.as_deref(), prices: state.prices.as_deref(), cache_dir: &state.cache_dir };
+    let endpoint = ModelEndpoint {
+        base_url: state.base_url.as_deref(),
+        prices: state.prices.as_deref(),
+        cache_dir: &state.cache_dir,
+        request_timeout: state.request_timeout(),
+    };
     if state.proposer == ProposerKind::Completion {
         return Ok(Proposing::Completion(endpoint.completion(model).map_err(config)?));
     }

@@ -48,6 +48,9 @@ pub(super) struct RunState {
     /// `--seed`: which set of samples (0, the default, is left out of the file).
     #[serde(default, skip_serializing_if = "is_zero")]
     pub(super) seed: u64,
+    /// `--request-timeout`, in milliseconds; absent: the provider's own (120 s).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(super) request_timeout_ms: Option<u64>,
 }
 
 fn is_zero(seed: &u64) -> bool {
@@ -114,6 +117,7 @@ pub(super) fn new_state(args: &RunArgs) -> Result<(RunState, PathBuf, LoadedSpec
         eval_model: args.eval_model.eval_model.clone(),
         eval_base_url: args.eval_model.eval_base_url.clone(),
         seed: args.seed.unwrap_or(0),
+        request_timeout_ms: args.request_timeout.map(|timeout| timeout.as_millis() as u64),
     };
     check_state(&state)?;
     Ok((state, run_dir, loaded))
@@ -148,6 +152,9 @@ pub(super) fn resume_state(dir: &Path, args: &RunArgs) -> Result<(RunState, Path
     }
     if args.base_url.is_some() {
         state.base_url = args.base_url.clone();
+    }
+    if let Some(timeout) = args.request_timeout {
+        state.request_timeout_ms = Some(timeout.as_millis() as u64);
     }
     if let Some(c) = args.concurrency {
         state.concurrency = c as usize;
@@ -190,14 +197,22 @@ fn cache_dir(args: &RunArgs, run_dir: &Path) -> PathBuf {
     }
 }
 
+impl RunState {
+    /// `--request-timeout`, when given.
+    pub(super) fn request_timeout(&self) -> Option<std::time::Duration> {
+        self.request_timeout_ms.map(std::time::Duration::from_millis)
+    }
+}
+
 fn check_state(state: &RunState) -> Result<(), CliError> {
-    // Said before anything else can fail: a URL that goes unused would otherwise go unnoticed.
+    // Checked before anything else: the embedded model would start (slowly) and the server the
+    // user named would never be asked.
     if let Some(url) = state.base_url.as_deref().filter(|_| state.model.starts_with("local:")) {
-        eprintln!(
-            "warning: `--base-url {url}` is ignored: `{}` runs inside modlearn; \
-             to use the server there, pass `--model openai:NAME` with the name of the model it serves",
+        return Err(CliError::usage(format!(
+            "`--base-url {url}` names a server, but the model is `{}`, which runs inside modlearn and asks no server",
             state.model
-        );
+        ))
+        .hint("pass `--model openai:NAME` (or `anthropic:NAME`) with the name of the model the server serves"));
     }
     if state.proposer == ProposerKind::Agent && state.model.starts_with("local:") {
         return Err(CliError::usage(format!("`--proposer agent` needs a model that makes tool calls; `{}` does not", state.model))
@@ -205,6 +220,9 @@ fn check_state(state: &RunState) -> Result<(), CliError> {
     }
     if let Some(model) = &state.eval_model {
         super::super::eval_model::check(model)?;
+    }
+    if state.request_timeout_ms == Some(0) {
+        return Err(CliError::usage("`--request-timeout 0s` leaves no time for any answer").hint("give it a duration such as 30s or 5m"));
     }
     if let Some(max) = state.max_usd
         && !(max.is_finite() && max >= 0.0)
