@@ -60,7 +60,7 @@ impl TestContext {
         let canonical = self.temp.path().canonicalize().map(|p| p.display().to_string()).unwrap_or_default();
         let mut text = text.replace(&canonical, "[TEMP_DIR]").replace(&temp, "[TEMP_DIR]");
         text = text.replace(&repo_root().display().to_string(), "[REPO]");
-        let version = regex::Regex::new(r"modlearn \d+\.\d+\.\d+").unwrap();
+        let version = regex::Regex::new(r"modlearn \d+\.\d+\.\d+( \(commit ([0-9a-f]+|unknown)\))?").unwrap();
         let text = version.replace_all(&text, "modlearn [VERSION]");
         // The clock of `run`'s progress lines.
         let clock = regex::Regex::new(r"\[\s*\d+\.\ds\]").unwrap();

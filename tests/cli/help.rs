@@ -30,6 +30,12 @@ fn help_of_every_command() {
 fn version_names_the_hosts() {
     let rendered = TestContext::new().run(&["--version"]);
     assert_eq!(rendered.code, 0);
+    // The commit it was built from (the filter hides which).
+    assert!(
+        regex::Regex::new(r"^modlearn \d+\.\d+\.\d+ \(commit ([0-9a-f]{12}|unknown)\)\n").unwrap().is_match(&rendered.stdout),
+        "{}",
+        rendered.stdout
+    );
     insta::assert_snapshot!("version", rendered.text);
 }
 

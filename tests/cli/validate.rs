@@ -54,3 +54,13 @@ fn schema_matches_the_committed_file() {
     let committed = std::fs::read_to_string(repo_root().join("specs/modlearn.schema.json")).unwrap();
     assert_eq!(rendered.stdout, committed, "run `MODLEARN_UPDATE_SCHEMA=1 cargo test -p modlearn-spec`");
 }
+
+#[test]
+fn validate_json_prints_the_problems_of_an_invalid_spec_as_data() {
+    let context = TestContext::new();
+    let rendered = context.run(&["validate", "--json", "crates/modlearn-spec/tests/bad-specs/world-assertions.json"]);
+    assert_eq!(rendered.code, 2);
+    let json: serde_json::Value = serde_json::from_str(&rendered.stdout).unwrap_or_else(|error| panic!("{error}: {}", rendered.text));
+    assert_eq!(json["valid"], false);
+    insta::assert_snapshot!("validate-json-invalid", rendered.stdout);
+}

@@ -12,7 +12,12 @@ fn long_version() -> &'static str {
     static TEXT: OnceLock<String> = OnceLock::new();
     TEXT.get_or_init(|| {
         let hosts = [Dialect::Letta, Dialect::Pi, Dialect::Dsh].map(|dialect| format!("  {:<6}{}", dialect.as_str(), dialect.host()));
-        format!("{}\njudges candidates as these hosts run them:\n{}", env!("CARGO_PKG_VERSION"), hosts.join("\n"))
+        format!(
+            "{} (commit {})\njudges candidates as these hosts run them:\n{}",
+            env!("CARGO_PKG_VERSION"),
+            env!("MODLEARN_COMMIT"),
+            hosts.join("\n")
+        )
     })
 }
 

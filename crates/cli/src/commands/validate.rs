@@ -10,7 +10,27 @@ use crate::cli::ValidateArgs;
 use crate::exit::{CliError, FAILURE, SUCCESS};
 
 pub fn run(args: ValidateArgs) -> Result<u8, CliError> {
-    let loaded = super::load_spec(&args.spec)?;
+    let loaded = match modlearn_spec::load_spec(&args.spec) {
+        Ok(loaded) => {
+            for warning in &loaded.warnings {
+                eprintln!("warning: `{}`: {warning}", args.spec.display());
+            }
+            loaded
+        }
+        Err(error) => {
+            // A tool reading stdout gets the problems as data; a person still reads them on stderr.
+            if args.json {
+                let json = InvalidJson {
+                    spec: args.spec.display().to_string(),
+                    valid: false,
+                    problems: &error.problems,
+                    warnings: &error.warnings,
+                };
+                println!("{}", serde_json::to_string_pretty(&json).expect("the problems serialize"));
+            }
+            return Err(error.into());
+        }
+    };
     let scenarios = super::scenarios_with_envs(&loaded)?;
     let assertions: usize = scenarios.iter().map(|s| s.assertions.len()).sum();
     let max_score: usize = scenarios.iter().map(|s| s.max_score()).sum();
@@ -75,6 +95,16 @@ struct ValidJson {
     assertions: usize,
     max_score: usize,
     warnings: Vec<String>,
+}
+
+/// `validate --json` of a spec that does not load: every problem and warning, with its JSON path
+/// and position (the exit code is still 2).
+#[derive(Serialize)]
+struct InvalidJson<'a> {
+    spec: String,
+    valid: bool,
+    problems: &'a [modlearn_spec::SpecProblem],
+    warnings: &'a [modlearn_spec::SpecWarning],
 }
 
 #[derive(Serialize)]
