@@ -161,6 +161,8 @@ pub fn table(mut columns: Vec<Column>, width: usize) -> String {
     let text_width = |text: &str| text.lines().map(|line| line.chars().count()).max().unwrap_or(0);
     let column_width = |column: &Column| column.cells.iter().map(|cell| text_width(cell)).chain([column.header.len()]).max().unwrap_or(0);
     let mut stuck = vec![false; columns.len()];
+    // Each narrowing wraps the cells as written, so lines broken for a wider try join again.
+    let written: Vec<Vec<String>> = columns.iter().map(|column| column.cells.clone()).collect();
     loop {
         // Each column has a space either side and a border on its right; one more border on the left.
         let total: usize = columns.iter().map(|column| column_width(column) + 3).sum::<usize>() + 1;
@@ -174,7 +176,7 @@ pub fn table(mut columns: Vec<Column>, width: usize) -> String {
         // columns end up about even instead of one cut to the bone.
         let current = column_width(&columns[index]);
         let target = (current - 1).max(columns[index].header.len());
-        let wrapped: Vec<String> = columns[index].cells.iter().map(|cell| wrap(cell, target)).collect();
+        let wrapped: Vec<String> = written[index].iter().map(|cell| wrap(cell, target)).collect();
         let new_width = wrapped.iter().map(|cell| text_width(cell)).max().unwrap_or(0).max(columns[index].header.len());
         if new_width >= current {
             stuck[index] = true;
@@ -193,9 +195,13 @@ pub fn table(mut columns: Vec<Column>, width: usize) -> String {
     format!("{table}\n")
 }
 
-/// Greedy line breaking after `/`, `_`, `,` and spaces; a piece longer than
-/// `width` stays whole.
+/// Greedy line breaking after `/`, `_`, `,` and spaces, each line of `text` on its own; a piece
+/// longer than `width` stays whole.
 fn wrap(text: &str, width: usize) -> String {
+    text.lines().map(|line| wrap_line(line, width)).collect::<Vec<_>>().join("\n")
+}
+
+fn wrap_line(text: &str, width: usize) -> String {
     let mut pieces: Vec<String> = Vec::new();
     let mut piece = String::new();
     for c in text.chars() {
@@ -210,7 +216,8 @@ fn wrap(text: &str, width: usize) -> String {
     let mut lines: Vec<String> = Vec::new();
     let mut line = String::new();
     for piece in pieces {
-        if !line.is_empty() && line.trim_end().chars().count() + piece.trim_end().chars().count() > width {
+        // The line as it would be printed with the piece: its trailing space stays between them.
+        if !line.is_empty() && line.chars().count() + piece.trim_end().chars().count() > width {
             lines.push(line.trim_end().to_owned());
             line = piece.trim_start().to_owned();
         } else {

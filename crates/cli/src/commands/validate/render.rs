@@ -2,36 +2,55 @@
 //! table.
 
 use modlearn_mutants::{MutantOutcome, MutantReport, RequirementCoverage};
-use tabled::settings::Style;
-use tabled::{Table, Tabled};
+
+use crate::printer::{Column, Stream, table, width};
 
 /// Failed checks listed per mutant before the rest are counted.
 const KILLS_SHOWN: usize = 3;
 /// Requirement text shown in tables, in characters.
 const REQUIREMENT_WIDTH: usize = 60;
 
-#[derive(Tabled)]
 struct MutantRow {
-    #[tabled(rename = "mutant")]
     mutant: &'static str,
-    #[tabled(rename = "result")]
     result: &'static str,
-    #[tabled(rename = "score")]
     score: String,
-    #[tabled(rename = "hidden")]
     hidden: String,
-    #[tabled(rename = "killed by")]
     killed_by: String,
 }
 
-#[derive(Tabled)]
 struct CoverageRow {
-    #[tabled(rename = "#")]
     number: usize,
-    #[tabled(rename = "requirement")]
     requirement: String,
-    #[tabled(rename = "checked by")]
     checked_by: String,
+}
+
+/// The mutant table, fit to the terminal's width (the checks that killed each wrap).
+fn mutant_table(rows: &[MutantRow]) -> String {
+    let cells = |cell: fn(&MutantRow) -> String| rows.iter().map(cell).collect::<Vec<_>>();
+    let mut columns = vec![
+        Column::new("mutant", cells(|row| row.mutant.to_owned())),
+        Column::new("result", cells(|row| row.result.to_owned())),
+        Column::new("score", cells(|row| row.score.clone())),
+    ];
+    // Without hidden scenarios the column would say `-` on every row.
+    if rows.iter().any(|row| row.hidden != "-") {
+        columns.push(Column::new("hidden", cells(|row| row.hidden.clone())));
+    }
+    columns.push(Column::wrapping("killed by", cells(|row| row.killed_by.clone())));
+    table(columns, width(Stream::Stdout))
+}
+
+/// The coverage table, fit to the terminal's width (requirements and checks wrap).
+fn coverage_table(rows: &[CoverageRow]) -> String {
+    let cells = |cell: fn(&CoverageRow) -> String| rows.iter().map(cell).collect::<Vec<_>>();
+    table(
+        vec![
+            Column::new("#", cells(|row| row.number.to_string())),
+            Column::wrapping("requirement", cells(|row| row.requirement.clone())),
+            Column::wrapping("checked by", cells(|row| row.checked_by.clone())),
+        ],
+        width(Stream::Stdout),
+    )
 }
 
 /// Everything `modlearn validate --mutants` prints after the summary line.
@@ -50,9 +69,7 @@ pub fn mutant_report(report: &MutantReport) -> String {
              a mutant that passes every check that ran survives\n",
         );
     }
-    let mut table = Table::new(report.mutants.iter().map(mutant_row));
-    table.with(Style::sharp());
-    out.push_str(&format!("{table}\n"));
+    out.push_str(&mutant_table(&report.mutants.iter().map(mutant_row).collect::<Vec<_>>()));
 
     if !survivors.is_empty() {
         out.push_str("\nsurvivors:\n");
@@ -80,9 +97,7 @@ pub fn mutant_report(report: &MutantReport) -> String {
         out.push_str(" (~ inferred from shared words; set `covers` on a scenario to state it)");
     }
     out.push_str(":\n");
-    let mut table = Table::new(report.coverage.iter().map(coverage_row));
-    table.with(Style::sharp());
-    out.push_str(&format!("{table}\n"));
+    out.push_str(&coverage_table(&report.coverage.iter().map(coverage_row).collect::<Vec<_>>()));
     if !report.uncovered.is_empty() {
         let numbers: Vec<String> = report.uncovered.iter().map(usize::to_string).collect();
         out.push_str(&format!("uncovered: requirement(s) {}\n", numbers.join(", ")));
