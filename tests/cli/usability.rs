@@ -251,11 +251,22 @@ fn init_writes_a_spec_that_validates_with_negative_controls() {
     assert_eq!(rendered.code, 0, "{}", rendered.text);
     insta::assert_snapshot!("init-output", rendered.text);
     insta::assert_snapshot!("init-spec", std::fs::read_to_string(&out).unwrap());
+    // Placeholders left are refused, each named by its JSON path, and no mutant run calls the
+    // spec strong while they are there.
+    let validated = context.run(&["validate", out.to_str().unwrap()]);
+    assert_eq!(validated.code, 2, "{}", validated.text);
+    insta::assert_snapshot!("init-placeholders-left", context.filter(&validated.text));
+    assert_eq!(context.run(&["validate", "--mutants", out.to_str().unwrap()]).code, 2);
+    // Written, the spec validates, and its negative controls kill every built-in mutant
+    // (only-reminder by the preserved tool calls, never-disposes by the dispose check).
+    let written = std::fs::read_to_string(&out)
+        .unwrap()
+        .replace("TODO(modlearn init): the behaviour", "The mod injects the reminder; the behaviour")
+        .replace("TODO(modlearn init): text the mod must inject, or replace this assertion (see `modlearn schema`)", "run the tests");
+    std::fs::write(&out, written).unwrap();
     let validated = context.run(&["validate", out.to_str().unwrap()]);
     assert_eq!(validated.code, 0, "{}", validated.text);
     assert!(!validated.text.contains("warning"), "{}", validated.text);
-    // The scaffold's negative controls kill every built-in mutant (only-reminder by the
-    // preserved tool calls, never-disposes by the dispose check) before a TODO is filled in.
     let mutants = context.run(&["validate", "--mutants", "--json", out.to_str().unwrap()]);
     assert_eq!(mutants.code, 0, "{}", mutants.text);
     let report: serde_json::Value = serde_json::from_str(&mutants.stdout).unwrap_or_else(|e| panic!("{e}: {}", mutants.text));

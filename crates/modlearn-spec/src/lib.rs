@@ -60,7 +60,7 @@ pub use lifecycle::{
     CapabilityProfile, DEFAULT_CONVERSATIONS, DEFAULT_CYCLES, DEFAULT_SETTLE_MS, Deterministic, DisposesCleanly, EVENT_NAMES,
     IsolatedConversations, LifecycleStep, ReloadIdempotent, RunsUnderProfile, Variation,
 };
-pub use load::{LoadedSpec, load_spec, parse_spec};
+pub use load::{LoadedSpec, SCAFFOLD_PLACEHOLDER, load_spec, parse_spec};
 pub use modlearn_types::Dialect;
 pub use resolve::{DEFAULT_MAX_TURNS, DEFAULT_TIMEOUT_MS, ResolvedScenario, resolve_scenarios, slugify, spec_slug};
 pub use schema::{json_schema, json_schema_text};

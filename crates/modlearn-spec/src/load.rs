@@ -79,6 +79,7 @@ pub fn parse_spec(source: &str, path: &Path) -> Result<LoadedSpec, SpecError> {
     let mut collector = Collector::default();
     let spec = read_spec(raw.clone(), &mut collector);
     let mut problems = collector.problems;
+    problems.extend(scaffold_placeholders(&raw, &JsonPath::root()));
     // An unknown field is an error: a misspelt `"hiden": true` would otherwise score a held-out
     // scenario as visible, and the spec would be weaker than it reads. Letta's own fields are all
     // known, so its env files load unchanged.
@@ -321,5 +322,25 @@ fn expect_object(value: Value, path: &JsonPath, collector: &mut Collector) -> Op
             collector.problem(path.clone(), invalid_type(&other, "an object"));
             None
         }
+    }
+}
+
+/// How `modlearn init` marks what the user must write: a spec still holding one checks nothing
+/// it claims to, so it is refused (a mutant run would call it strong).
+pub const SCAFFOLD_PLACEHOLDER: &str = "TODO(modlearn init):";
+
+/// Every string of `value` that is still a scaffold placeholder, by JSON path.
+fn scaffold_placeholders(value: &serde_json::Value, path: &JsonPath) -> Vec<(JsonPath, String)> {
+    match value {
+        serde_json::Value::String(text) if text.starts_with(SCAFFOLD_PLACEHOLDER) => {
+            vec![(path.clone(), "is still `modlearn init`'s placeholder: write what the spec should say here".to_owned())]
+        }
+        serde_json::Value::Array(items) => {
+            items.iter().enumerate().flat_map(|(index, item)| scaffold_placeholders(item, &path.index(index))).collect()
+        }
+        serde_json::Value::Object(fields) => {
+            fields.iter().flat_map(|(key, item)| scaffold_placeholders(item, &path.key(key.clone()))).collect()
+        }
+        _ => Vec::new(),
     }
 }

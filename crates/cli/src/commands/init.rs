@@ -6,6 +6,8 @@ use std::path::PathBuf;
 
 use serde_json::json;
 
+use modlearn_spec::SCAFFOLD_PLACEHOLDER;
+
 use crate::cli::InitArgs;
 use crate::exit::{CliError, SUCCESS};
 
@@ -24,8 +26,9 @@ pub fn run(args: InitArgs) -> Result<u8, CliError> {
     }
     let spec = scaffold(&name, &slug, &objective);
     let text = format!("{}\n", serde_json::to_string_pretty(&spec).expect("the scaffold serializes"));
-    // The scaffold must load as it is: a spec `init` writes is never the first thing to fix.
-    let loaded = modlearn_spec::parse_spec(&text, &out).map_err(CliError::from)?;
+    // The scaffold must load once its placeholders are written: nothing else in a spec `init`
+    // writes is for the user to fix (the placeholders are refused until then).
+    let loaded = modlearn_spec::parse_spec(&text.replace(SCAFFOLD_PLACEHOLDER, "written:"), &out).map_err(CliError::from)?;
     modlearn_record::write_atomic(&out, &text)?;
     if args.json {
         println!("{}", serde_json::to_string_pretty(&json!({ "path": out.display().to_string(), "spec": spec })).expect("serializes"));
@@ -33,7 +36,9 @@ pub fn run(args: InitArgs) -> Result<u8, CliError> {
     }
     let scenarios = modlearn_spec::resolve_scenarios(&loaded.spec);
     println!("wrote `{}`: spec `{name}` with {} scenario(s), mod file `{slug}.ts`", out.display(), scenarios.len());
-    println!("next: replace the TODOs (the requirement and the `does-the-job` check), then");
+    println!(
+        "next: write what each `{SCAFFOLD_PLACEHOLDER}` placeholder asks for (the requirement and the `does-the-job` check; validate names each one left), then"
+    );
     println!("  modlearn validate --mutants {}", out.display());
     println!("  modlearn run {} --candidates 8 --model openai:NAME", out.display());
     Ok(SUCCESS)
@@ -63,7 +68,7 @@ fn scaffold(name: &str, slug: &str, objective: &str) -> serde_json::Value {
         "objective": objective,
         "requirements": [
             "Export `activate(letta)` (or a default function) and load with no diagnostics.",
-            "TODO: the behaviour, observable from outside: which event, what changes, exactly.",
+            format!("{SCAFFOLD_PLACEHOLDER} the behaviour, observable from outside: which event, what changes, exactly."),
             "Leave the arguments of every tool call the objective does not concern deep-equal to what they were.",
             "No host access: no node:* imports, no process, no fetch, no Deno, no filesystem.",
             "Leave nothing running after dispose: clear every timer and interval from the disposer you return, and create no promise that never settles."
@@ -84,7 +89,7 @@ fn scaffold(name: &str, slug: &str, objective: &str) -> serde_json::Value {
                     "covers": [2],
                     "assertions": [{
                         "type": "turn_start_injects_message",
-                        "contains": ["TODO: text the mod must inject, or replace this assertion (see `modlearn schema`)"]
+                        "contains": [format!("{SCAFFOLD_PLACEHOLDER} text the mod must inject, or replace this assertion (see `modlearn schema`)")]
                     }]
                 },
                 {
