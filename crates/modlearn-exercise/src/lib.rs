@@ -286,22 +286,23 @@ impl Called {
 /// commands are no act of the mod's), and a visible scenario gets only visible ones (its
 /// checks' messages reach proposers).
 fn share_machine_records(plans: &[ScenarioPlan], runs: &mut [ScenarioRun]) {
-    let records: Vec<Option<OtherScenario>> = plans
+    // Shared, not copied: every scenario on the machine holds every other one's record.
+    let records: Vec<Option<Arc<OtherScenario>>> = plans
         .iter()
         .zip(runs.iter())
         .map(|(plan, run)| {
             let world = &run.snapshot.as_ref().filter(|_| plan.session.is_none())?.world;
-            Some(OtherScenario {
+            Some(Arc::new(OtherScenario {
                 scenario: plan.name.clone(),
                 commands: world.commands.clone(),
                 commands_dropped: world.commands_dropped,
                 changes: world.changes.clone(),
                 unseen: world.unseen.clone(),
-            })
+            }))
         })
         .collect();
     for (index, (plan, run)) in plans.iter().zip(runs.iter_mut()).enumerate() {
-        let elsewhere: Vec<OtherScenario> = records
+        let elsewhere: Vec<Arc<OtherScenario>> = records
             .iter()
             .enumerate()
             .filter(|&(other, _)| other != index && plans[other].machine == plan.machine && (plan.hidden || !plans[other].hidden))

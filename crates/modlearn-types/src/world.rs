@@ -115,7 +115,7 @@ pub struct WorldState {
     /// machine outlives each scenario, so what is forbidden `never` must not happen in any of
     /// them. Kept for the judge, not for reports.
     #[serde(skip)]
-    pub elsewhere: Vec<OtherScenario>,
+    pub elsewhere: Vec<std::sync::Arc<OtherScenario>>,
 }
 
 /// One scenario's record of a machine, as another scenario's `never`-style checks read it.
@@ -134,16 +134,23 @@ pub struct OtherScenario {
 }
 
 impl WorldState {
-    /// This world as `record`'s scenario left the machine: its commands, changes and gaps in
-    /// place of this scenario's, everything else as it is.
+    /// This world as `record`'s scenario left the machine, for the `never`-style checks: its
+    /// commands, changes and gaps in place of this scenario's, with this scenario's place (cwd,
+    /// home) and what its engine left to run later. The effects log, the written files and the
+    /// dispatched events, which those checks do not read, are left out rather than copied.
     pub fn as_in(&self, record: &OtherScenario) -> WorldState {
         WorldState {
+            cwd: self.cwd.clone(),
+            home: self.home.clone(),
             commands: record.commands.clone(),
             commands_dropped: record.commands_dropped,
             changes: record.changes.clone(),
             unseen: record.unseen.clone(),
-            elsewhere: Vec::new(),
-            ..self.clone()
+            timers_pending: self.timers_pending,
+            process_listeners: self.process_listeners,
+            files_watched: self.files_watched,
+            unexercised: self.unexercised.clone(),
+            ..WorldState::default()
         }
     }
 }

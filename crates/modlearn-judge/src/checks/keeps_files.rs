@@ -22,24 +22,25 @@ pub(crate) fn judge(assertion: &KeepsFiles, observation: &Observation) -> Judged
     };
     let world = &snapshot.world;
     let kept: Vec<String> = assertion.paths.iter().flat_map(|paths| paths.items()).map(|path| resolve_spec_path(path, world)).collect();
-    let (removed, mut message) = kept_in(world, &kept);
+    let scope = if kept.is_empty() { "anywhere".to_owned() } else { format!("under {}", kept.join(", ")) };
+    let (removed, failure) = kept_in(world, &kept, &scope);
     let details =
         json!({ "paths": kept, "removed": removed.iter().map(|(how, path)| json!({ "how": how, "path": path })).collect::<Vec<_>>() });
-    if !removed.is_empty() || message.is_some() {
-        return (false, message.take().unwrap_or_default(), details);
+    if let Some(message) = failure {
+        return (false, message, details);
     }
     // The machine outlives the scenario: a removal in another one leaves this one's files gone too.
     for record in &world.elsewhere {
-        if let (_, Some(there)) = kept_in(&world.as_in(record), &kept) {
+        if let (_, Some(there)) = kept_in(&world.as_in(record), &kept, &scope) {
             return (false, format!("in scenario {:?}, {there}", record.scenario), details);
         }
     }
-    let scope = if kept.is_empty() { "anywhere".to_owned() } else { format!("under {}", kept.join(", ")) };
     (true, format!("nothing was deleted or moved away {scope}"), details)
 }
 
-/// The removals under `kept` in `world` (how, path), and why the check fails there, if it does.
-fn kept_in(world: &WorldState, kept: &[String]) -> (Vec<(String, String)>, Option<String>) {
+/// The removals under `kept` (described as `scope`) in `world`, as (how, path), and why the
+/// check fails there, if it does: a removal, or a record that may not show one.
+fn kept_in(world: &WorldState, kept: &[String], scope: &str) -> (Vec<(String, String)>, Option<String>) {
     // A path counts when it is kept or holds a kept one: deleting /workspace/src takes
     // /workspace/src/a with it.
     let within = |inner: &str, outer: &str| {
@@ -57,7 +58,6 @@ fn kept_in(world: &WorldState, kept: &[String]) -> (Vec<(String, String)>, Optio
         })
         .filter(|(_, path)| touches(path))
         .collect();
-    let scope = if kept.is_empty() { "anywhere".to_owned() } else { format!("under {}", kept.join(", ")) };
     if let Some((how, path)) = removed.first() {
         let more = if removed.len() > 1 { format!(" (and {} more)", removed.len() - 1) } else { String::new() };
         let message = format!("{path} was {how}{more}");
@@ -109,8 +109,11 @@ mod tests {
     fn a_removal_in_another_scenario_on_the_machine_fails_this_one() {
         let Observation::Snapshot { mut snapshot } = end(json!([]), json!([])) else { unreachable!() };
         let deleted = serde_json::from_value(json!([{ "change": "deleted", "path": "/workspace/src", "entry": "dir" }])).unwrap();
-        snapshot.world.elsewhere =
-            vec![modlearn_types::OtherScenario { scenario: "mod-loads".to_owned(), changes: deleted, ..Default::default() }];
+        snapshot.world.elsewhere = vec![std::sync::Arc::new(modlearn_types::OtherScenario {
+            scenario: "mod-loads".to_owned(),
+            changes: deleted,
+            ..Default::default()
+        })];
         let (passed, message, _) = judge(&kept(&["/workspace"]), &Observation::Snapshot { snapshot });
         assert!(!passed);
         assert_eq!(message, "in scenario \"mod-loads\", /workspace/src was deleted");
